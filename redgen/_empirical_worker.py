@@ -1,0 +1,94 @@
+"""Subprocess side of redgen.empirical (run with TRITON_INTERPRET=1)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+import torch
+
+_DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+# SPLIT_BELOW values that force a path: 0 -> always fused, huge -> split whenever >1 chunk.
+_PATHS = {"natural": None, "fused": 0, "split": 1 << 62}
+
+
+def _inputs(spec: dict, dtype: torch.dtype, b: int, k: int, gen: torch.Generator) -> list[torch.Tensor]:
+    size = {spec["reduce"]: spec["N"], spec["before"]: b, spec["after"]: k}
+    return [torch.randn([size[a] for a in i["axes"]], generator=gen).to(dtype) for i in spec["inputs"]]
+
+
+def _rows(spec: dict, xs: list[torch.Tensor], index) -> list[torch.Tensor]:
+    """Select batch rows of every input that has the batch axis."""
+    return [t[index] if spec["before"] in ix["axes"] else t for t, ix in zip(xs, spec["inputs"])]
+
+
+class _Runner:
+    def __init__(self, module, spec: dict):
+        self.module, self.spec = module, spec
+        self.fn = getattr(module, spec["op"])
+        self.default = module.SPLIT_BELOW
+        self.calls = 0
+
+    def __call__(self, xs, path="natural"):
+        forced = _PATHS[path]
+        self.module.SPLIT_BELOW = self.default if forced is None else forced
+        try:
+            y = self.fn(*xs, dim=self.spec["inputs"][0]["axes"].index(self.spec["reduce"]))
+        finally:
+            self.module.SPLIT_BELOW = self.default
+        self.calls += 1
+        return y if isinstance(y, tuple) else (y,)
+
+
+def _same(a, b) -> bool:
+    return all(torch.equal(x, y) for x, y in zip(a, b))
+
+
+def check(run: _Runner, spec: dict) -> str | None:
+    """None when every comparison holds, else what differed."""
+    sizes = spec["batch_sizes"]
+    for dname in [d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]]:
+        for k in spec["K"]:
+            where = f"({dname}, K={k})"
+            full = _inputs(spec, _DT[dname], max(sizes), k, torch.Generator().manual_seed(spec["seed"]))
+            ref = run(full, "fused")
+            if not _same(ref, run(full, "fused")):
+                return f"run-to-run: two calls on the same input differ {where}"
+            if not spec["before"]:
+                if not _same(ref, run(full, "split")):
+                    return f"split and fused paths differ {where}"
+                continue
+            # f32 forces both paths at every batch size; other dtypes take the natural one.
+            paths = ("natural", "fused", "split") if dname == "f32" else ("natural",)
+            for b in sizes:
+                for path in paths:
+                    got = run(_rows(spec, full, slice(0, b)), path)
+                    if not all(torch.equal(g, r[:b]) for g, r in zip(got, ref)):
+                        return f"batch {b} ({path} path) vs batch {max(sizes)}: shared rows differ {where}"
+            for pos in spec["positions"]:
+                perm = list(range(max(sizes)))
+                perm[0], perm[pos] = perm[pos], perm[0]
+                got = run(_rows(spec, full, perm))
+                if not all(torch.equal(g[pos], r[0]) for g, r in zip(got, ref)):
+                    return f"row 0 moved to batch position {pos} gives other bits {where}"
+    return None
+
+
+def main() -> None:
+    module, spec = importlib.import_module(sys.argv[1]), json.loads(sys.argv[2])
+    run = _Runner(module, spec)
+    failure = check(run, spec)
+    if failure:
+        print(json.dumps({"status": "failed", "detail": failure}))
+        return
+    print(json.dumps({
+        "status": "passed", "where": "triton interpreter (CPU)", "batch_sizes": spec["batch_sizes"],
+        "positions": spec["positions"], "paths": list(_PATHS), "N": spec["N"], "K": spec["K"],
+        "dtypes": [d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]],
+        "calls": run.calls, "seed": spec["seed"],
+    }))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,336 @@
+"""Stage 2: syntax tree -> Op (typed IR). Every semantic error is raised here.
+
+Statements are read in order, so a name must be defined before it is used;
+each failure is its own error class (redgen.errors) pointing at the token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from . import errors as err
+from . import ir
+from . import sym
+from . import syntax as S
+from .errors import Loc, did_you_mean
+
+_OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
+_SCHEDULE_OPS = {"+": sym.add, "-": sym.sub, "*": sym.mul, "/": sym.floordiv}
+_SCHEDULE_FNS = {"min": sym.smin, "max": sym.smax, "cdiv": sym.cdiv}
+
+
+class _Checker:
+    def __init__(self, spec: S.Spec):
+        self.spec = spec
+        self.inputs: list[ir.Input] = []
+        self.params: list[ir.Param] = []
+        self.reductions: list[ir.Reduction] = []
+        self.locals: list[ir.Local] = []
+        self.out_decls: list[S.OutputDecl] = []
+        self.out_exprs: dict[str, tuple[ir.E, Loc]] = {}
+        self.acc: str | None = None
+        self.names: dict[str, str] = {}  # name -> kind, one namespace for all values
+        self.stage_of: dict[str, int] = {}  # reduction/local name -> stage it is available after
+        self.tiles: dict[str, sym.SExpr] = {}
+        self.split: ir.Split | None = None
+        self.cores: int | None = 40
+        self.warps: int | None = None
+        self.innermost: str | None = None
+        self.locs: dict[str, Loc] = {}
+        self.seen: set[type] = set()
+
+    # -- helpers ---------------------------------------------------------------
+    def loc(self, pos: S.Pos) -> Loc:
+        return Loc(self.spec.path, pos.line, pos.col)
+
+    def fail(self, cls: type[err.RedgenError], msg: str, pos: S.Pos):
+        raise cls(msg, self.loc(pos), self.spec.source)
+
+    @property
+    def axes(self) -> tuple[str, ...]:
+        return self.inputs[0].axes if self.inputs else ()
+
+    def declare(self, tok: S.Tok, kind: str) -> None:
+        if tok.text in self.names or tok.text in self.axes:
+            what = "an axis" if tok.text in self.axes else f"a {self.names[tok.text]}"
+            self.fail(err.DuplicateName, f"'{tok.text}' is already {what}", tok.pos)
+        self.names[tok.text] = kind
+
+    def dtype(self, tok: S.Tok, allowed=ir.DTYPES) -> str:
+        if tok.text not in allowed:
+            self.fail(err.BadDtype, f"dtype '{tok.text}' is not one of {', '.join(allowed)}"
+                      + did_you_mean(tok.text, allowed), tok.pos)
+        return tok.text
+
+    def once(self, st, what: str) -> None:
+        if type(st) in self.seen:
+            self.fail(err.DuplicateName, f"'{what}' is given twice", st.pos)
+        self.seen.add(type(st))
+
+    # -- element-wise expressions ----------------------------------------------
+    def expr(self, e: S.Expr) -> ir.E:
+        if isinstance(e, S.Num):
+            return ir.Lit(float(e.value))
+        if isinstance(e, S.Name):
+            if e.id in self.axes:
+                return ir.Ref("size", e.id)
+            kind = self.names.get(e.id)
+            if kind is None or kind == "output":
+                known = set(self.names) | set(self.axes)
+                hint = " (outputs are written, not read)" if kind == "output" else did_you_mean(e.id, known)
+                self.fail(err.UnknownName, f"unknown name '{e.id}'{hint}", e.pos)
+            return ir.Ref(kind, e.id)
+        if isinstance(e, S.Neg):
+            return ir.Apply("neg", (self.expr(e.a),))
+        if isinstance(e, S.BinOp):
+            return ir.Apply(_OPERATORS[e.op], (self.expr(e.a), self.expr(e.b)))
+        fn = e.fn.text
+        if fn not in ir.FUNCTIONS:
+            self.fail(err.UnknownFunction, f"unknown function '{fn}'" + did_you_mean(fn, ir.FUNCTIONS), e.fn.pos)
+        if len(e.args) != ir.FUNCTIONS[fn]:
+            self.fail(err.BadArity, f"{fn}() takes {ir.FUNCTIONS[fn]} argument(s), got {len(e.args)}", e.fn.pos)
+        return ir.Apply(fn, tuple(self.expr(a) for a in e.args))
+
+    def per_element(self, e: ir.E) -> bool:
+        for r in ir.refs(e):
+            if r.kind == "input" or (r.kind == "local" and self._local(r.name).per_element):
+                return True
+        return False
+
+    def stage(self, e: ir.E) -> int:
+        """Stage after which every reduction `e` reads is available."""
+        return max((self.stage_of[r.name] for r in ir.refs(e) if r.name in self.stage_of), default=0)
+
+    def _local(self, name: str) -> ir.Local:
+        return next(v for v in self.locals if v.name == name)
+
+    # -- schedule expressions (integers over axis sizes and `cores`) -------------
+    def sched(self, e: S.Expr) -> sym.SExpr:
+        if isinstance(e, S.Num):
+            if not isinstance(e.value, int):
+                self.fail(err.BadExpr, f"schedule values are integers, got {e.text}", e.pos)
+            return sym.const(e.value)
+        if isinstance(e, S.Name):
+            if e.id in self.axes or e.id == "cores":
+                return sym.Sym(e.id)
+            self.fail(err.UnknownName, f"unknown name '{e.id}' in a schedule expression (axis sizes "
+                      f"{', '.join(self.axes)} and 'cores' are allowed)"
+                      + did_you_mean(e.id, [*self.axes, "cores"]), e.pos)
+        if isinstance(e, S.BinOp):
+            return _SCHEDULE_OPS[e.op](self.sched(e.a), self.sched(e.b))
+        if isinstance(e, S.Call) and e.fn.text in _SCHEDULE_FNS and len(e.args) == 2:
+            return _SCHEDULE_FNS[e.fn.text](self.sched(e.args[0]), self.sched(e.args[1]))
+        self.fail(err.BadExpr, "a schedule expression uses integers, axis sizes, cores, "
+                  "+ - * /, min, max and cdiv", e.pos)
+
+    def const_int(self, e: S.Expr, what: str, cls: type[err.RedgenError]) -> int:
+        v = self.sched(e)
+        if not isinstance(v, sym.Const):
+            self.fail(cls, f"{what} must be a constant integer, got an expression over "
+                      f"{', '.join(sorted(v.free()))}", e.pos)
+        return v.value
+
+    # -- statements --------------------------------------------------------------
+    def run(self) -> ir.Op:
+        for st in self.spec.stmts:
+            getattr(self, "st_" + type(st).__name__)(st)
+        return self.finish()
+
+    def st_InputDecl(self, st: S.InputDecl):
+        seen: set[str] = set()
+        for a in st.axes:
+            if a.text in seen:
+                self.fail(err.BadAxis, f"axis '{a.text}' appears twice in '{st.name.text}'", a.pos)
+            seen.add(a.text)
+        if self.inputs:
+            extra = [a for a in st.axes if a.text not in self.axes]
+            if extra:
+                self.fail(err.BadAxis, f"axis '{extra[0].text}' of '{st.name.text}' is not an axis of the "
+                          f"first input '{self.inputs[0].name}' ({', '.join(self.axes)})", extra[0].pos)
+            order = [self.axes.index(a.text) for a in st.axes]
+            if order != sorted(order):
+                self.fail(err.BadAxis, f"the axes of '{st.name.text}' must keep the order of "
+                          f"'{self.inputs[0].name}' ({', '.join(self.axes)})", st.axes[0].pos)
+        self.declare(st.name, "input")
+        dtypes = tuple(self.dtype(t) for t in st.dtypes)
+        self.inputs.append(ir.Input(st.name.text, tuple(a.text for a in st.axes), dtypes, self.loc(st.pos)))
+
+    def st_ParamDecl(self, st: S.ParamDecl):
+        e = self.expr(st.default)
+        if ir.refs(e):
+            self.fail(err.BadExpr, f"the default of parameter '{st.name.text}' must be a constant", st.default.pos)
+        self.declare(st.name, "param")
+        self.params.append(ir.Param(st.name.text, _fold(e), self.loc(st.pos)))
+
+    def st_OutputDecl(self, st: S.OutputDecl):
+        if not self.inputs:
+            self.fail(err.MissingDecl, "declare the inputs ('in ...') before the outputs", st.pos)
+        for a in st.axes:
+            if a.text not in self.axes:
+                self.fail(err.UnknownName, f"unknown axis '{a.text}'" + did_you_mean(a.text, self.axes), a.pos)
+        if st.like:
+            if self.names.get(st.dtype.text) != "input":
+                self.fail(err.UnknownName, f"'like {st.dtype.text}': no input named '{st.dtype.text}'"
+                          + did_you_mean(st.dtype.text, [i.name for i in self.inputs]), st.dtype.pos)
+        else:
+            self.dtype(st.dtype)
+        self.declare(st.name, "output")
+        self.out_decls.append(st)
+
+    def st_AccDecl(self, st: S.AccDecl):
+        self.once(st, "acc")
+        self.acc = self.dtype(st.dtype, ir.ACC_DTYPES)
+
+    def st_ReduceStmt(self, st: S.ReduceStmt):
+        if not self.inputs:
+            self.fail(err.MissingDecl, "declare the inputs ('in ...') before a reduction", st.pos)
+        axis = st.axis.text
+        if axis not in self.axes:
+            self.fail(err.UnknownName, f"unknown axis '{axis}'" + did_you_mean(axis, self.axes), st.axis.pos)
+        if self.reductions and axis != self.reductions[0].axis:
+            self.fail(err.BadAxis, f"every reduction must be over the same axis: '{self.reductions[0].axis}' "
+                      f"was reduced before, this one reduces '{axis}'", st.axis.pos)
+        if st.combiner.text not in ir.COMBINERS:
+            self.fail(err.UnknownCombiner, f"unknown combiner '{st.combiner.text}' (one of "
+                      f"{', '.join(ir.COMBINERS)})" + did_you_mean(st.combiner.text, ir.COMBINERS),
+                      st.combiner.pos)
+        e = self.expr(st.expr)
+        stage = self.stage(e)
+        self.declare(st.name, "reduce")
+        self.stage_of[st.name.text] = stage + 1
+        self.reductions.append(ir.Reduction(st.name.text, axis, st.combiner.text, e, stage, self.loc(st.pos)))
+
+    def st_AssignStmt(self, st: S.AssignStmt):
+        e = self.expr(st.expr)
+        name = st.name.text
+        if self.names.get(name) == "output":
+            if name in self.out_exprs:
+                self.fail(err.DuplicateName, f"output '{name}' is assigned twice", st.name.pos)
+            self.out_exprs[name] = (e, self.loc(st.pos))
+            return
+        self.declare(st.name, "local")
+        self.stage_of[name] = self.stage(e)
+        self.locals.append(ir.Local(name, e, self.per_element(e), self.loc(st.pos)))
+
+    def st_LayoutStmt(self, st: S.LayoutStmt):
+        self.once(st, "layout")
+        if st.axis.text not in self.axes:
+            self.fail(err.UnknownName, f"unknown axis '{st.axis.text}'" + did_you_mean(st.axis.text, self.axes),
+                      st.axis.pos)
+        self.innermost = st.axis.text
+        self.locs["layout"] = self.loc(st.pos)
+
+    def st_TileStmt(self, st: S.TileStmt):
+        self.once(st, "tile")
+        for item in st.items:
+            if item.axis.text not in self.axes:
+                self.fail(err.UnknownName, f"unknown axis '{item.axis.text}'"
+                          + did_you_mean(item.axis.text, self.axes), item.axis.pos)
+            v = self.sched(item.size)
+            self.locs[f"tile:{item.axis.text}"] = self.loc(item.size.pos)
+            if isinstance(v, sym.Const):
+                if v.value < 1 or v.value & (v.value - 1):
+                    self.fail(err.BadTile, f"tile {item.axis.text} = {v.value} is not a power of two", item.size.pos)
+            elif not self.reductions or item.axis.text != self.reductions[0].axis:
+                # A batch tile only picks which rows a program holds; it must still be
+                # a compile-time constant. A shape-dependent *reduce* tile is kept so
+                # that the verifier can reject it with a counterexample.
+                self.fail(err.BadTile, f"tile {item.axis.text} must be a constant power of two, got an "
+                          f"expression over {', '.join(sorted(v.free()))}", item.size.pos)
+            self.tiles[item.axis.text] = v
+
+    def st_SplitStmt(self, st: S.SplitStmt):
+        self.once(st, "split")
+        if not self.reductions or st.axis.text != self.reductions[0].axis:
+            want = self.reductions[0].axis if self.reductions else "the reduce axis"
+            self.fail(err.BadSplit, f"only the reduce axis can be split: '{st.axis.text}' is not {want}",
+                      st.axis.pos)
+        self.split = ir.Split(st.axis.text, st.kind.text, self.sched(st.value), self.loc(st.pos))
+        self.locs["split"] = self.loc(st.pos)
+        self.locs["split_value"] = self.loc(st.value.pos)
+
+    def st_CoresStmt(self, st: S.CoresStmt):
+        self.once(st, "cores")
+        self.locs["cores"] = self.loc(st.pos)
+        if isinstance(st.value, S.Name) and st.value.id == "auto":
+            self.cores = None
+            return
+        n = self.const_int(st.value, "cores", err.BadCores) if not isinstance(st.value, S.Name) else None
+        if n is None or n < 1:
+            shown = st.value.id if isinstance(st.value, S.Name) else n
+            self.fail(err.BadCores, f"cores must be a positive integer or 'auto', got {shown}", st.value.pos)
+        self.cores = n
+
+    def st_WarpsStmt(self, st: S.WarpsStmt):
+        self.once(st, "warps")
+        n = self.const_int(st.value, "warps", err.BadWarps)
+        if n not in (1, 2, 4, 8, 16, 32):
+            self.fail(err.BadWarps, f"warps must be a power of two from 1 to 32, got {n}", st.value.pos)
+        self.warps = n
+        self.locs["warps"] = self.loc(st.pos)
+
+    # -- whole-op checks -----------------------------------------------------------
+    def finish(self) -> ir.Op:
+        name_pos = self.spec.name.pos
+        if not self.inputs:
+            self.fail(err.MissingDecl, f"op '{self.spec.name.text}' declares no input ('in x[...] : f32')", name_pos)
+        if not self.reductions:
+            self.fail(err.MissingDecl, f"op '{self.spec.name.text}' has no 'reduce' statement", name_pos)
+        if not self.out_decls:
+            self.fail(err.MissingDecl, f"op '{self.spec.name.text}' declares no output ('out y[...] : like x')",
+                      name_pos)
+        axis = self.reductions[0].axis
+        axes = self.axes
+        i = axes.index(axis)
+        if i > 1 or len(axes) - i > 2:
+            self.fail(err.BadAxis, f"the first input '{self.inputs[0].name}[{', '.join(axes)}]' must have at most "
+                      f"one batch axis before and one after the reduce axis '{axis}'", name_pos)
+        batch = tuple(a for a in axes if a != axis)
+        outputs = []
+        for d in self.out_decls:
+            got = tuple(a.text for a in d.axes)
+            if got != batch:
+                self.fail(err.BadOutput, f"output '{d.name.text}[{', '.join(got)}]' must have the batch axes "
+                          f"[{', '.join(batch)}]: outputs over the reduce axis '{axis}' are not supported yet",
+                          d.pos)
+            if d.name.text not in self.out_exprs:
+                self.fail(err.BadOutput, f"output '{d.name.text}' is never assigned ('{d.name.text} = ...')", d.pos)
+            e, loc = self.out_exprs[d.name.text]
+            if self.per_element(e):
+                raise err.BadExpr(f"output '{d.name.text}' has no axis '{axis}' but its expression reads an "
+                                  f"input element-wise; reduce it first", loc, self.spec.source)
+            like = d.dtype.text if d.like else None
+            outputs.append(ir.Output(d.name.text, got, like, None if d.like else d.dtype.text, e, loc))
+        for r in self.reductions:
+            if not self.per_element(r.expr):
+                raise err.BadExpr(f"reduction '{r.name}' reads no input element-wise: there is nothing to reduce",
+                                  r.loc, self.spec.source)
+        if self.innermost is not None and self.innermost != axis:
+            self.fail(err.BadLayout, f"only the reduce axis '{axis}' can be made innermost, not "
+                      f"'{self.innermost}'", S.Pos(self.locs["layout"].line, self.locs["layout"].col))
+        schedule = ir.Schedule(
+            tiles=tuple(sorted(self.tiles.items())),
+            split=self.split, cores=self.cores, warps=self.warps, innermost=self.innermost,
+            locs=tuple(sorted(self.locs.items())),
+        )
+        return ir.Op(
+            name=self.spec.name.text, path=self.spec.path, source=self.spec.source,
+            digest=hashlib.sha256(self.spec.source.encode()).hexdigest(),
+            inputs=tuple(self.inputs), params=tuple(self.params), reductions=tuple(self.reductions),
+            locals=tuple(self.locals), outputs=tuple(outputs), acc=self.acc or "f32", reduce_axis=axis,
+            before=axes[0] if i == 1 else None, after=axes[i + 1] if len(axes) > i + 1 else None,
+            schedule=schedule,
+        )
+
+
+def _fold(e: ir.E) -> float:
+    if isinstance(e, ir.Lit):
+        return e.value
+    if isinstance(e, ir.Apply) and e.fn == "neg":
+        return -_fold(e.args[0])
+    raise TypeError(e)
+
+
+def check(spec: S.Spec) -> ir.Op:
+    """Resolve and type-check a parsed spec; raises a RedgenError subclass."""
+    return _Checker(spec).run()

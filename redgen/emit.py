@@ -1,0 +1,199 @@
+"""Stage 5: Plan (+ certificate) -> generated module source, via Jinja.
+
+Python decides everything here and hands the templates a typed context;
+templates only format. Output is byte-identical for identical inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from . import __version__, ir
+from .exprs import inputs_read, locals_read, render, stage_needed
+from .plan import Plan
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16"}
+IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")'}
+
+
+@dataclass(frozen=True)
+class ValueCtx:
+    """A named value and its source, in one kernel context."""
+
+    name: str
+    expr: str
+
+
+@dataclass(frozen=True)
+class ReductionCtx:
+    name: str
+    index: int  # global index (totals buffer row)
+    slot: int  # index within its stage (workspace row)
+    combiner: str
+    identity: str
+    expr: dict[str, str]  # kernel shape -> element expression
+
+
+@dataclass(frozen=True)
+class StageCtx:
+    index: int
+    last: bool
+    reductions: tuple[ReductionCtx, ...]
+    prior: tuple[ReductionCtx, ...]  # reductions of earlier stages (their totals are read)
+    inputs: tuple[str, ...]  # inputs loaded per element
+    elem_locals: dict[str, tuple[ValueCtx, ...]]  # kernel shape -> locals per element
+    row_locals: tuple[ValueCtx, ...]  # per-row locals this stage's element exprs need
+
+
+@dataclass(frozen=True)
+class InputCtx:
+    name: str
+    axes: tuple[str, ...]
+    dtypes: str  # torch dtype tuple source
+    dtype_names: str
+
+
+@dataclass(frozen=True)
+class OutputCtx:
+    name: str
+    like: str | None
+    dtype: str | None  # torch dtype source when fixed
+    expr: str
+
+
+@dataclass(frozen=True)
+class KernelCtx:
+    name: str
+    when: str
+    block: int
+    programs: str  # python source over M, N, K
+    num_warps: int
+
+
+@dataclass(frozen=True)
+class ModuleCtx:
+    op: str
+    spec_path: str
+    spec_digest: str
+    version: str
+    certificate_lines: tuple[str, ...]
+    certificate_literal: str
+    certificate_digest: str
+    reduce_axis: str
+    before: str | None
+    after: str | None
+    inputs: tuple[InputCtx, ...]
+    params: tuple[ValueCtx, ...]
+    outputs: tuple[OutputCtx, ...]
+    final_row_locals: tuple[ValueCtx, ...]
+    stages: tuple[StageCtx, ...]
+    kernels: tuple[KernelCtx, ...]
+    combiners: tuple[str, ...]
+    lanes: int
+    log2_lanes: int
+    chunk: str  # python source over N
+    num_chunks: str
+    split_below: int
+    finish_block: int
+    copy_rule: str
+    n_reductions: int
+
+
+_BCAST = {"rows": "[:, None]", "cols": "[None, :]"}
+
+
+def _namer(op: ir.Op, shape: str | None):
+    """Variable naming for element (shape = rows/cols) or row (shape None) contexts."""
+
+    def name(r: ir.Ref) -> str:
+        if r.kind in ("param", "size"):
+            return r.name
+        if r.kind == "input":
+            return f"{r.name}_v"
+        suffix = _BCAST[shape] if shape else ""
+        if r.kind == "reduce":
+            return f"{r.name}_tot{suffix}"
+        return f"{r.name}_v" if shape and op.local(r.name).per_element else f"{r.name}_row{suffix}"
+
+    return name
+
+
+def _row_locals(op: ir.Op, exprs: list[ir.E], available: int) -> tuple[ValueCtx, ...]:
+    out = []
+    for v in locals_read(exprs, op):
+        if v.per_element:
+            continue
+        assert stage_needed(v.expr, op) <= available, (v.name, available)
+        out.append(ValueCtx(v.name, render(v.expr, _namer(op, None))))
+    return tuple(out)
+
+
+def context(plan: Plan, certificate) -> ModuleCtx:
+    op = plan.op
+    shapes = [k.name for k in plan.kernels]
+    reductions = []
+    for s in range(op.stages):
+        slot = 0
+        for i, r in enumerate(op.reductions):
+            if r.stage == s:
+                reductions.append(ReductionCtx(
+                    r.name, i, slot, r.combiner, IDENTITY[r.combiner],
+                    {sh: render(r.expr, _namer(op, sh)) for sh in shapes}))
+                slot += 1
+    stages = []
+    for s in range(op.stages):
+        mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)
+        prior = tuple(rc for rc in reductions if op.reductions[rc.index].stage < s)
+        exprs = [op.reductions[rc.index].expr for rc in mine]
+        elem = [v for v in locals_read(exprs, op) if v.per_element]
+        inputs = sorted({i for e in exprs for i in inputs_read(e, op)}, key=[x.name for x in op.inputs].index)
+        stages.append(StageCtx(
+            index=s, last=s == op.stages - 1, reductions=mine, prior=prior, inputs=tuple(inputs),
+            elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in elem) for sh in shapes},
+            row_locals=_row_locals(op, exprs, s),
+        ))
+    m = op.before or "M"
+    k = op.after or "K"
+    names = {op.reduce_axis: "N", m: "M", k: "K"}
+    order = plan.order
+    lanes = order.lanes.eval({})
+    return ModuleCtx(
+        op=op.name, spec_path=op.path, spec_digest=op.digest, version=__version__,
+        certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
+        certificate_digest=certificate.digest(),
+        reduce_axis=op.reduce_axis, before=op.before, after=op.after,
+        inputs=tuple(InputCtx(i.name, i.axes, "(" + "".join(f"{TORCH_DTYPES[d]}, " for d in i.dtypes) + ")",
+                              ", ".join(TORCH_DTYPES[d] for d in i.dtypes)) for i in op.inputs),
+        params=tuple(ValueCtx(p.name, repr(p.default)) for p in op.params),
+        outputs=tuple(OutputCtx(o.name, o.like, TORCH_DTYPES[o.dtype] if o.dtype else None,
+                                render(o.expr, _namer(op, None))) for o in op.outputs),
+        final_row_locals=_row_locals(op, [o.expr for o in op.outputs], op.stages),
+        stages=tuple(stages),
+        kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(names), kn.num_warps)
+                      for kn in plan.kernels),
+        combiners=tuple(sorted(set(order.combiners))),
+        lanes=lanes, log2_lanes=lanes.bit_length() - 1,
+        chunk=order.chunk.py(names), num_chunks=order.num_chunks.py(names),
+        split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
+        n_reductions=len(op.reductions),
+    )
+
+
+@lru_cache(maxsize=None)
+def _env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True, autoescape=False,
+    )
+
+
+def emit(plan: Plan, certificate) -> str:
+    """Source of the generated module for `plan`."""
+    ctx = context(plan, certificate)
+    return _env().get_template(f"{plan.target}/module.py.j2").render(m=ctx)

@@ -1,0 +1,158 @@
+"""The typed IR of an op: what is computed, with every name resolved.
+
+Produced by check.py from the syntax tree. It says nothing about tiles or
+grids: that is the plan's job (plan.py), kept apart so that only the verifier
+can bless a schedule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Loc
+from .sym import SExpr
+
+DTYPES = ("f32", "f16", "bf16")
+ACC_DTYPES = ("f32",)
+COMBINERS = ("sum", "max", "min")
+# name -> number of arguments
+FUNCTIONS = {"exp": 1, "log": 1, "sqrt": 1, "rsqrt": 1, "abs": 1, "max": 2, "min": 2}
+
+
+# --- element-wise expressions -------------------------------------------------
+@dataclass(frozen=True)
+class Lit:
+    value: float
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A resolved name. kind: input | param | size | reduce | local."""
+
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Apply:
+    """fn is an arithmetic operator (add sub mul div neg) or a FUNCTIONS entry."""
+
+    fn: str
+    args: tuple["E", ...]
+
+
+E = Lit | Ref | Apply
+
+
+def refs(e: E) -> set[Ref]:
+    """Every Ref an expression reads (not following locals)."""
+    if isinstance(e, Ref):
+        return {e}
+    if isinstance(e, Apply):
+        return set().union(*(refs(a) for a in e.args))
+    return set()
+
+
+# --- declarations -------------------------------------------------------------
+@dataclass(frozen=True)
+class Input:
+    name: str
+    axes: tuple[str, ...]
+    dtypes: tuple[str, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """`reduce <axis>: name = combiner(expr)`; stage 0 reads no other reduction."""
+
+    name: str
+    axis: str
+    combiner: str
+    expr: E
+    stage: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Local:
+    """A named intermediate; per_element when it reads an input directly."""
+
+    name: str
+    expr: E
+    per_element: bool
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str
+    axes: tuple[str, ...]
+    like: str | None  # dtype follows this input, or...
+    dtype: str | None  # ...is fixed
+    expr: E
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Split:
+    axis: str
+    kind: str  # fixed_size | fixed_count
+    value: SExpr  # over axis sizes and `cores`
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """What the spec asks of the schedule; plan.py turns it into a Plan."""
+
+    tiles: tuple[tuple[str, SExpr], ...]  # a reduce tile may be symbolic, for the verifier
+    split: Split | None
+    cores: int | None  # None: `cores auto` (queried at launch)
+    warps: int | None
+    innermost: str | None
+    locs: tuple[tuple[str, Loc], ...] = field(default=())
+
+    def tile(self, axis: str, default: int) -> SExpr:
+        from .sym import const
+
+        return dict(self.tiles).get(axis, const(default))
+
+    def loc(self, what: str) -> Loc | None:
+        return dict(self.locs).get(what)
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    path: str
+    source: str
+    digest: str  # sha256 of the spec text
+    inputs: tuple[Input, ...]
+    params: tuple[Param, ...]
+    reductions: tuple[Reduction, ...]
+    locals: tuple[Local, ...]
+    outputs: tuple[Output, ...]
+    acc: str
+    reduce_axis: str
+    before: str | None  # batch axis before the reduce axis in the primary input
+    after: str | None  # batch axis after it
+    schedule: Schedule
+
+    @property
+    def primary(self) -> Input:
+        return self.inputs[0]
+
+    @property
+    def stages(self) -> int:
+        return 1 + max(r.stage for r in self.reductions)
+
+    def local(self, name: str) -> Local:
+        return next(v for v in self.locals if v.name == name)

@@ -1,0 +1,166 @@
+"""The syntax tree of a .red spec: what was written, where, nothing resolved.
+
+Nodes are frozen dataclasses; every node and every name token carries its
+1-based (line, col) so the checker can point at the exact offending token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Tok:
+    """A name as written, with its position."""
+
+    text: str
+    pos: Pos
+
+
+# --- expressions -------------------------------------------------------------
+@dataclass(frozen=True)
+class Num:
+    text: str
+    pos: Pos
+
+    @property
+    def value(self) -> float | int:
+        return int(self.text) if self.text.isdigit() else float(self.text)
+
+
+@dataclass(frozen=True)
+class Name:
+    id: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # one of + - * /
+    a: "Expr"
+    b: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Neg:
+    a: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: Tok
+    args: tuple["Expr", ...]
+    pos: Pos
+
+
+Expr = Num | Name | BinOp | Neg | Call
+
+
+# --- statements --------------------------------------------------------------
+@dataclass(frozen=True)
+class InputDecl:
+    name: Tok
+    axes: tuple[Tok, ...]
+    dtypes: tuple[Tok, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ParamDecl:
+    name: Tok
+    default: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class OutputDecl:
+    name: Tok
+    axes: tuple[Tok, ...]
+    like: bool  # True: dtype follows the input named by `dtype`
+    dtype: Tok
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class AccDecl:
+    dtype: Tok
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ReduceStmt:
+    axis: Tok
+    name: Tok
+    combiner: Tok
+    expr: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class AssignStmt:
+    name: Tok
+    expr: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class LayoutStmt:
+    axis: Tok
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class TileItem:
+    axis: Tok
+    size: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class TileStmt:
+    items: tuple[TileItem, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SplitStmt:
+    axis: Tok
+    kind: Tok  # fixed_size | fixed_count
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class CoresStmt:
+    value: Expr  # a Name 'auto' or an integer expression
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class WarpsStmt:
+    value: Expr
+    pos: Pos
+
+
+Stmt = (
+    InputDecl | ParamDecl | OutputDecl | AccDecl | ReduceStmt | AssignStmt
+    | LayoutStmt | TileStmt | SplitStmt | CoresStmt | WarpsStmt
+)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed spec file."""
+
+    path: str
+    source: str
+    name: Tok
+    stmts: tuple[Stmt, ...]

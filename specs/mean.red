@@ -1,0 +1,13 @@
+# mean over one axis (or a run of axes) of any tensor.
+# The launcher views the input as x[M, N, K]: M = the dims before the reduced
+# ones, N = the reduced dims, K = the dims after.
+op mean
+in   x[M, N, K] : f32 | f16 | bf16
+out  y[M, K]    : like x
+acc  f32
+reduce N: s = sum(x)
+y = s / N
+tile   N = 512, K = 16
+split  N fixed_size 2048
+warps  4
+cores  40
