@@ -13,7 +13,10 @@ alone. Free-symbol analysis settles most plans at once; an expression that
 mentions a batch size or the core budget is handed to z3, which either
 proves it constant in those symbols (the refutation "two assignments with the
 same reduce length and different values" is unsatisfiable) or yields a model,
-turned into a readable counterexample by `counterexample.py`.
+turned into a readable counterexample by `counterexample.py`. Once the order
+is proven independent of the batch, z3 also checks that a chunk holds at
+least one element at every reduce length. docs/verifier.md has the details,
+including what this proof trusts and does not cover.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import __version__, sym
-from .errors import BadTile, NotInvariant
+from .errors import BadSplit, BadTile, NotInvariant
 from .plan import ORDER_FIELDS, Plan
 
 BOUND = 1 << 20  # sizes the z3 refutation ranges over (positive, up to a million)
@@ -171,6 +174,30 @@ def describe(plan: Plan, env: dict[str, int], lanes: bool = True) -> str:
     return f"{out}, tiles of {tile}" if lanes else out
 
 
+def _check_chunk(plan: Plan, chunk: sym.SExpr) -> None:
+    """A chunk must hold at least one element at every reduce length (else the split divides by zero)."""
+    import z3
+
+    axis = plan.op.reduce_axis
+    names = sorted(chunk.free())
+    env = {n: z3.Int(n) for n in names}
+    solver = z3.Solver()
+    solver.set("timeout", 5000)
+    for v in env.values():
+        solver.add(v >= 1, v <= BOUND)
+    solver.add(chunk.z3(env) < 1)
+    if solver.check() == z3.unsat:
+        return
+    example = ""
+    if solver.check() == z3.sat:
+        model = solver.model()
+        at = {n: model.eval(env[n], model_completion=True).as_long() for n in names}
+        shown = ", ".join(f"{n}={v}" for n, v in at.items())
+        example = f" (at {shown} it is {chunk.eval(at)})" if shown else f" (it is {chunk.eval(at)})"
+    raise BadSplit(f"the chunk length {text(chunk)} must be at least 1 for every {axis} >= 1{example}",
+                   plan.order.where("chunk"), plan.op.source)
+
+
 def prove(plan: Plan) -> Certificate:
     """Prove `plan` batch invariant, or raise NotInvariant with a counterexample."""
     from .counterexample import find_counterexample
@@ -205,16 +232,20 @@ def prove(plan: Plan) -> Certificate:
     # Proven independent of the batch symbols and cores: pin them (to 1) for a readable statement.
     pin = dict.fromkeys(independent, 1)
     chunk = substitute(o.chunk, pin)
+    _check_chunk(plan, chunk)
     lanes = o.lanes.eval({})
     outs = outputs_text(plan)
     if o.split_kind == "fixed_size":
         offsets = (f"0, {chunk.value}, {2 * chunk.value}" if isinstance(chunk, sym.Const)
                    else f"0, {text(chunk)}, 2*({text(chunk)})")
+        where = ("the element's offset alone" if isinstance(chunk, sym.Const)
+                 else f"the element's offset and {reduce_axis}")
         chunk_words = (f"chunks of {text(chunk)} at absolute offsets {offsets}, ... combined left to right "
-                       f"(chunk boundaries depend on the element's offset alone)")
+                       f"(chunk boundaries depend on {where})")
     elif o.split_kind == "fixed_count":
-        count = substitute(plan.op.schedule.split.value, pin)
-        chunk_words = (f"up to {text(count)} chunks of {text(chunk)} combined left to right: batch invariant, "
+        count = substitute(sym.smax(sym.const(1), plan.op.schedule.split.value), pin)
+        many = "one chunk" if count == sym.const(1) else f"up to {text(count)} chunks"
+        chunk_words = (f"{many} of {text(chunk)} combined left to right: batch invariant, "
                        f"but the chunk boundaries move with {reduce_axis}, unlike fixed_size")
     else:
         chunk_words = f"one chunk of {reduce_axis} elements"

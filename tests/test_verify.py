@@ -221,3 +221,12 @@ def test_recheck_on_a_spec_that_no_longer_verifies(built, capsys):
     assert main(["recheck", "gen"]) == 1
     err = capsys.readouterr().err
     assert "error[V201]" in err and "error[V203]" in err and "no longer verifies" in err
+
+
+@pytest.mark.parametrize("split, shown", [("fixed_size 0", "(it is 0)"), ("fixed_size N / 4", "(at N=1 it is 0)")])
+def test_a_chunk_must_hold_an_element_at_every_reduce_length(tmp_path, capsys, split, shown):
+    spec = variant(tmp_path, "mean", "fixed_size 2048", split)
+    assert main(["build", str(spec), "--target", "cuda", "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "error[E110]" in err and "must be at least 1 for every N >= 1" in err and shown in err
+    assert files_under(tmp_path / "out") == []
