@@ -13,7 +13,10 @@ alone. Free-symbol analysis settles most plans at once; an expression that
 mentions a batch size or the core budget is handed to z3, which either
 proves it constant in those symbols (the refutation "two assignments with the
 same reduce length and different values" is unsatisfiable) or yields a model,
-turned into a readable counterexample by `counterexample.py`.
+turned into a readable counterexample by `counterexample.py`. Once the order
+is proven independent of the batch, z3 also checks that a chunk holds at
+least one element at every reduce length. docs/verifier.md has the details,
+including what this proof trusts and does not cover.
 """
 
 from __future__ import annotations
@@ -22,10 +25,10 @@ import hashlib
 import json
 import pprint
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
-from . import __version__
-from . import sym as S
-from .errors import BadTile, NotInvariant
+from . import __version__, sym
+from .errors import BadSplit, BadTile, NotInvariant
 from .plan import ORDER_FIELDS, Plan
 
 BOUND = 1 << 20  # sizes the z3 refutation ranges over (positive, up to a million)
@@ -46,7 +49,7 @@ class Certificate:
     statement: str
     empirical: dict = field(default_factory=lambda: {"status": "not run"})
 
-    def with_empirical(self, result: dict) -> "Certificate":
+    def with_empirical(self, result: dict) -> Certificate:
         return Certificate(**{**asdict(self), "empirical": result})
 
     def to_dict(self) -> dict:
@@ -75,7 +78,7 @@ class Certificate:
         return out
 
 
-def _refute(expr: S.SExpr, keep: set[str], vary: set[str]):
+def _refute(expr: sym.SExpr, keep: set[str], vary: set[str]):
     """z3: a model with equal `keep` symbols, different `vary` symbols and different values, or None."""
     import z3
 
@@ -98,16 +101,101 @@ def _refute(expr: S.SExpr, keep: set[str], vary: set[str]):
     return "unknown"
 
 
-def describe(plan: Plan, env: dict[str, int]) -> str:
-    """The order at one shape, in words: '40 chunks of 103'."""
+_KINDS = {"add": sym.add, "sub": sym.sub, "mul": sym.mul, "floordiv": sym.floordiv, "cdiv": sym.cdiv,
+          "min": sym.smin, "max": sym.smax}
+
+
+def substitute(expr: sym.SExpr, env: dict[str, int]) -> sym.SExpr:
+    """`expr` with the symbols of `env` replaced by constants, constants folded."""
+    if isinstance(expr, sym.Sym):
+        return sym.const(env[expr.name]) if expr.name in env else expr
+    if isinstance(expr, sym.Bin):
+        return _KINDS[expr.kind](substitute(expr.a, env), substitute(expr.b, env))
+    return expr
+
+
+def text(expr: sym.SExpr) -> str:
+    """An expression as a user reads it: '(cores / M)' -> 'cores / M'."""
+    out = str(expr)
+    if out.startswith("(") and out.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(out):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if depth == 0 and i < len(out) - 1:
+                return out
+        return out[1:-1]
+    return out
+
+
+def outputs_text(plan: Plan) -> str:
+    """The output elements the order is about: 'y[m, k]' (index names in lower case)."""
+    def one(o) -> str:
+        return f"{o.name}[{', '.join(a.lower() for a in o.axes)}]" if o.axes else o.name
+
+    return ", ".join(one(o) for o in plan.op.outputs)
+
+
+def invariant_symbols(plan: Plan) -> tuple[str, ...]:
+    """What the order must not depend on: the batch axes, in spec order, then the core budget."""
+    return (*plan.batch_symbols, "cores")
+
+
+def spec_cores(plan: Plan) -> int:
+    """The spec's own core budget (40 for `cores auto`), used to pick readable counterexamples."""
+    return plan.op.schedule.cores or 40
+
+
+def spec_path(path: str) -> str:
+    """The spec path a certificate records: relative to the working directory when under it."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            p = p.relative_to(Path.cwd())
+        except ValueError:
+            pass
+    return p.as_posix()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def describe(plan: Plan, env: dict[str, int], lanes: bool = True) -> str:
+    """The order at one shape, in words: '40 chunks of 103' (', tiles of 512' with lanes)."""
     o = plan.order
-    full = {s: env.get(s, 1) for s in (*plan.symbols,)}
+    defaults = {plan.op.reduce_axis: 4096, "cores": spec_cores(plan)}
+    full = {s: env.get(s, defaults.get(s, 1)) for s in plan.symbols}
     try:
         chunks, chunk = o.num_chunks.eval(full), o.chunk.eval(full)
-        lanes = o.lanes.eval(full)
+        tile = o.lanes.eval(full)
     except ZeroDivisionError:
-        return "division by zero"
-    return f"{chunks} chunks of {chunk}, lanes of {lanes}"
+        return "a division by zero"
+    out = f"{_plural(chunks, 'chunk')} of {chunk}"
+    return f"{out}, tiles of {tile}" if lanes else out
+
+
+def _check_chunk(plan: Plan, chunk: sym.SExpr) -> None:
+    """A chunk must hold at least one element at every reduce length (else the split divides by zero)."""
+    import z3
+
+    axis = plan.op.reduce_axis
+    names = sorted(chunk.free())
+    env = {n: z3.Int(n) for n in names}
+    solver = z3.Solver()
+    solver.set("timeout", 5000)
+    for v in env.values():
+        solver.add(v >= 1, v <= BOUND)
+    solver.add(chunk.z3(env) < 1)
+    if solver.check() == z3.unsat:
+        return
+    example = ""
+    if solver.check() == z3.sat:
+        model = solver.model()
+        at = {n: model.eval(env[n], model_completion=True).as_long() for n in names}
+        shown = ", ".join(f"{n}={v}" for n, v in at.items())
+        example = f" (at {shown} it is {chunk.eval(at)})" if shown else f" (it is {chunk.eval(at)})"
+    raise BadSplit(f"the chunk length {text(chunk)} must be at least 1 for every {axis} >= 1{example}",
+                   plan.order.where("chunk"), plan.op.source)
 
 
 def prove(plan: Plan) -> Certificate:
@@ -116,8 +204,9 @@ def prove(plan: Plan) -> Certificate:
 
     o = plan.order
     reduce_axis = plan.op.reduce_axis
-    forbidden = {*plan.batch_symbols, "cores"}
-    method = "free-symbol analysis: every order-shaping value is an expression over " + reduce_axis + " alone"
+    independent = invariant_symbols(plan)
+    forbidden = set(independent)
+    by_z3 = []  # (field, expression) the solver had to settle
     for name in ORDER_FIELDS:
         expr = getattr(o, name)
         bad = expr.free() & forbidden
@@ -125,39 +214,56 @@ def prove(plan: Plan) -> Certificate:
             continue
         verdict = _refute(expr, keep={reduce_axis}, vary=bad)
         if verdict is None:
-            method = ("z3 refutation: no two shapes with the same " + reduce_axis
-                      + " give different order-shaping values (sizes 1.." + str(BOUND) + ")")
+            by_z3.append((name, expr))
             continue
         raise find_counterexample(plan, name, expr, bad, verdict)
+    if by_z3:
+        method = (f"z3 refutation: for {', '.join(f'{n} = {text(e)}' for n, e in by_z3)}, no two shapes with "
+                  f"the same {reduce_axis} give different values (sizes 1..2^{BOUND.bit_length() - 1}); "
+                  f"the other order-shaping values are expressions over {reduce_axis} alone")
+    else:
+        method = f"free-symbol analysis: every order-shaping value is an expression over {reduce_axis} alone"
     if not o.lanes.is_const():
         loc = o.where("lanes")
         raise BadTile(f"the reduce tile must be a constant power of two, got {o.lanes}", loc, plan.op.source)
     if o.atomic:
         raise NotInvariant("partials are combined with atomics: their order depends on scheduling",
                            o.where("chunk"), plan.op.source)
+    # Proven independent of the batch symbols and cores: pin them (to 1) for a readable statement.
+    pin = dict.fromkeys(independent, 1)
+    chunk = substitute(o.chunk, pin)
+    _check_chunk(plan, chunk)
+    lanes = o.lanes.eval({})
+    outs = outputs_text(plan)
+    if o.split_kind == "fixed_size":
+        offsets = (f"0, {chunk.value}, {2 * chunk.value}" if isinstance(chunk, sym.Const)
+                   else f"0, {text(chunk)}, 2*({text(chunk)})")
+        where = ("the element's offset alone" if isinstance(chunk, sym.Const)
+                 else f"the element's offset and {reduce_axis}")
+        chunk_words = (f"chunks of {text(chunk)} at absolute offsets {offsets}, ... combined left to right "
+                       f"(chunk boundaries depend on {where})")
+    elif o.split_kind == "fixed_count":
+        count = substitute(sym.smax(sym.const(1), plan.op.schedule.split.value), pin)
+        many = "one chunk" if count == sym.const(1) else f"up to {text(count)} chunks"
+        chunk_words = (f"{many} of {text(chunk)} combined left to right: batch invariant, "
+                       f"but the chunk boundaries move with {reduce_axis}, unlike fixed_size")
+    else:
+        chunk_words = f"one chunk of {reduce_axis} elements"
+    statement = (
+        f"order of {outs}: {reduce_axis} in tiles of {lanes}, {chunk_words}; inside a chunk lane j combines "
+        f"elements j, j+{lanes}, ... in order, the {lanes} lanes meet in a pairwise tree, in {o.acc}; "
+        f"independent of {', '.join(independent)}"
+    )
     batch = ", ".join(plan.batch_symbols) or "none"
     kinds = ", ".join(sorted(k.name for k in plan.kernels))
-    lanes = o.lanes.eval({})
-    chunk_words = {
-        "fixed_size": f"chunks of {o.chunk} at absolute offsets 0, {o.chunk}, 2*{o.chunk}, ...",
-        "fixed_count": f"{o.num_chunks} chunks of {o.chunk} elements: invariant in the batch, but the "
-                       f"chunk boundaries move with {reduce_axis} (unlike fixed_size)",
-        "none": f"one chunk of {o.chunk} elements",
-    }[o.split_kind]
-    out_axes = ", ".join(a.lower() for a in plan.batch_symbols)
-    statement = (
-        f"order of each output [{out_axes}]: {reduce_axis} in {chunk_words}; in a chunk lane j of {lanes} "
-        f"combines elements j, j+{lanes}, ... in order, lanes by a pairwise tree, chunk partials left to "
-        f"right from the identity, in {o.acc}; independent of {', '.join(sorted(forbidden))}"
-    )
     order = {
         "lanes": lanes, "chunk": str(o.chunk), "num_chunks": str(o.num_chunks), "tree": o.tree,
         "chunk_combine": o.chunk_combine, "acc": o.acc, "combiners": list(o.combiners),
         "stages": o.stages, "split": o.split_kind, "atomic": o.atomic,
     }
     return Certificate(
-        op=plan.op.name, target=plan.target, spec=plan.op.path, spec_sha256=plan.op.digest,
-        redgen=__version__, order=order, depends_on=(reduce_axis,), independent_of=tuple(sorted(forbidden)),
+        op=plan.op.name, target=plan.target, spec=spec_path(plan.op.path), spec_sha256=plan.op.digest,
+        redgen=__version__, order=order, depends_on=(reduce_axis,), independent_of=independent,
         method=method,
         not_order_shaping=(
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
