@@ -16,13 +16,14 @@ from pathlib import Path
 
 from redgen.pipeline import build_spec
 
-LANES = (256, 512, 1024)
-CHUNKS = (4096, 8192)
-WARPS = (4, 8)
+LANES = (128, 256)
+CHUNKS = (1024, 2048, 4096)
+WARPS = (2, 4)
+ROWS = (1, 4)  # tile M: rows per program of the K == 1 kernel
 
 
-def variant(text: str, lanes: int, chunk: int, warps: int) -> str:
-    text = re.sub(r"^tile .*$", f"tile   N = {lanes}, K = 16", text, flags=re.M)
+def variant(text: str, lanes: int, chunk: int, warps: int, rows: int) -> str:
+    text = re.sub(r"^tile .*$", f"tile   N = {lanes}, K = 16, M = {rows}", text, flags=re.M)
     text = re.sub(r"^split .*$", f"split  N fixed_size {chunk}", text, flags=re.M)
     return re.sub(r"^warps .*$", f"warps  {warps}", text, flags=re.M)
 
@@ -33,12 +34,10 @@ def main(spec: str, out: str) -> None:
     text = Path(spec).read_text()
     stem = Path(spec).stem
     with tempfile.TemporaryDirectory() as d:
-        for lanes, chunk, warps in itertools.product(LANES, CHUNKS, WARPS):
-            if chunk < lanes:
-                continue
-            name = f"{stem}_l{lanes}_c{chunk}_w{warps}"
+        for lanes, chunk, warps, rows in itertools.product(LANES, CHUNKS, WARPS, ROWS):
+            name = f"{stem}_l{lanes}_c{chunk}_w{warps}_m{rows}"
             p = Path(d) / f"{name}.red"
-            p.write_text(variant(text, lanes, chunk, warps))
+            p.write_text(variant(text, lanes, chunk, warps, rows))
             (dest / f"{name}.py").write_text(build_spec(p, "cuda", empirical=False).source)
             print(name)
 

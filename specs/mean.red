@@ -7,7 +7,7 @@ out  y[M, K]    : like x
 acc  f32
 reduce N: s = sum(x)
 y = s / N
-tile   N = 512, K = 16
-split  N fixed_size 2048
+tile   N = 256, K = 16
+split  N fixed_size 4096
 warps  4
 cores  40
