@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from redgen import syntax as S
+from redgen import syntax as syn
 from redgen.errors import SyntaxError_, UnexpectedEnd
 from redgen.parse import parse
 
@@ -36,21 +36,21 @@ def _stmts(src: str):
     return parse(src, "t.red").stmts
 
 
-def _expr(text: str) -> S.Expr:
+def _expr(text: str) -> syn.Expr:
     (st,) = _stmts(f"op t\nv = {text}\n")
-    assert isinstance(st, S.AssignStmt)
+    assert isinstance(st, syn.AssignStmt)
     return st.expr
 
 
-def _show(e: S.Expr) -> str:
+def _show(e: syn.Expr) -> str:
     """Fully parenthesized form, to check precedence and associativity."""
-    if isinstance(e, S.Num):
+    if isinstance(e, syn.Num):
         return e.text
-    if isinstance(e, S.Name):
+    if isinstance(e, syn.Name):
         return e.id
-    if isinstance(e, S.Neg):
+    if isinstance(e, syn.Neg):
         return f"(-{_show(e.a)})"
-    if isinstance(e, S.BinOp):
+    if isinstance(e, syn.BinOp):
         return f"({_show(e.a)} {e.op} {_show(e.b)})"
     return f"{e.fn.text}({', '.join(_show(a) for a in e.args)})"
 
@@ -58,7 +58,7 @@ def _show(e: S.Expr) -> str:
 def test_every_statement_kind():
     spec = parse(FULL, "full.red")
     assert spec.path == "full.red" and spec.source == FULL
-    assert spec.name == S.Tok("softmaxish", S.Pos(2, 4))
+    assert spec.name == syn.Tok("softmaxish", syn.Pos(2, 4))
     kinds = [type(st).__name__ for st in spec.stmts]
     assert kinds == ["InputDecl", "InputDecl", "ParamDecl", "OutputDecl", "OutputDecl", "AccDecl",
                      "ReduceStmt", "AssignStmt", "ReduceStmt", "AssignStmt", "AssignStmt",
@@ -66,7 +66,7 @@ def test_every_statement_kind():
     x, w, eps, y, z, acc, r1, d, r2, ya, za, lay, tile, split, cores, warps = spec.stmts
     assert [t.text for t in x.axes] == ["M", "N", "K"] and [t.text for t in x.dtypes] == ["f32", "f16", "bf16"]
     assert [t.text for t in w.axes] == ["N"]
-    assert eps.name.text == "eps" and eps.default == S.Num("1e-6", S.Pos(6, 13)) and eps.default.value == 1e-6
+    assert eps.name.text == "eps" and eps.default == syn.Num("1e-6", syn.Pos(6, 13)) and eps.default.value == 1e-6
     assert y.like and y.dtype.text == "x" and [t.text for t in y.axes] == ["M", "K"]
     assert not z.like and z.dtype.text == "f32"
     assert acc.dtype.text == "f32"
@@ -83,31 +83,31 @@ def test_every_statement_kind():
 def test_positions_are_one_based_line_and_column():
     spec = parse(FULL, "full.red")
     x, w, eps, y, z, acc, r1, *_ = spec.stmts
-    assert x.pos == S.Pos(4, 1)
-    assert x.name.pos == S.Pos(4, 7)
+    assert x.pos == syn.Pos(4, 1)
+    assert x.name.pos == syn.Pos(4, 7)
     assert [t.pos.col for t in x.axes] == [9, 12, 15]
-    assert [t.pos for t in x.dtypes] == [S.Pos(4, 20), S.Pos(4, 26), S.Pos(4, 32)]
-    assert y.dtype.pos == S.Pos(7, 22)
-    assert r1.pos == S.Pos(10, 1) and r1.axis.pos == S.Pos(10, 8)
-    assert r1.name.pos == S.Pos(10, 11) and r1.combiner.pos == S.Pos(10, 15)
-    assert r1.expr.pos == S.Pos(10, 19)
+    assert [t.pos for t in x.dtypes] == [syn.Pos(4, 20), syn.Pos(4, 26), syn.Pos(4, 32)]
+    assert y.dtype.pos == syn.Pos(7, 22)
+    assert r1.pos == syn.Pos(10, 1) and r1.axis.pos == syn.Pos(10, 8)
+    assert r1.name.pos == syn.Pos(10, 11) and r1.combiner.pos == syn.Pos(10, 15)
+    assert r1.expr.pos == syn.Pos(10, 19)
     tile = spec.stmts[12]
-    assert tile.items[1].axis.pos == S.Pos(17, 17) and tile.items[1].size.pos == S.Pos(17, 21)
+    assert tile.items[1].axis.pos == syn.Pos(17, 17) and tile.items[1].size.pos == syn.Pos(17, 21)
 
 
 def test_comments_and_blank_lines_anywhere():
     src = "\n\n# header\n\nop t   # the op\n\n\n  # indented comment\nin x[N] : f32  # input\n\n\n"
     spec = parse(src)
-    assert spec.name.text == "t" and spec.name.pos == S.Pos(5, 4)
+    assert spec.name.text == "t" and spec.name.pos == syn.Pos(5, 4)
     (x,) = spec.stmts
-    assert x.pos == S.Pos(9, 1)
+    assert x.pos == syn.Pos(9, 1)
 
 
 def test_no_trailing_newline_and_crlf():
     assert len(_stmts("op t\nin x[N] : f32")) == 1
     spec = parse("op t\r\nin x[N] : f32\r\ny = 1\r\n")
     assert [type(s).__name__ for s in spec.stmts] == ["InputDecl", "AssignStmt"]
-    assert spec.stmts[1].pos == S.Pos(3, 1)
+    assert spec.stmts[1].pos == syn.Pos(3, 1)
 
 
 def test_whitespace_and_tabs_between_tokens():
@@ -140,22 +140,22 @@ def test_expression_precedence(text: str, shown: str):
 ])
 def test_numbers(text: str, value):
     e = _expr(text)
-    assert isinstance(e, S.Num) and e.value == value and type(e.value) is type(value)
+    assert isinstance(e, syn.Num) and e.value == value and type(e.value) is type(value)
 
 
 def test_expression_positions():
     e = _expr("a + b * exp(c)")
-    assert e.pos == S.Pos(2, 5)
-    assert e.b.pos == S.Pos(2, 9)
+    assert e.pos == syn.Pos(2, 5)
+    assert e.b.pos == syn.Pos(2, 9)
     call = e.b.b
-    assert call.fn.pos == S.Pos(2, 13) and call.args[0].pos == S.Pos(2, 17)
+    assert call.fn.pos == syn.Pos(2, 13) and call.args[0].pos == syn.Pos(2, 17)
 
 
 def test_split_kinds_and_schedule_expressions():
     (a,) = _stmts("op t\nsplit N fixed_count cores / M\n")
     assert a.kind.text == "fixed_count" and _show(a.value) == "(cores / M)"
     (b,) = _stmts("op t\ncores auto\n")
-    assert b.value == S.Name("auto", S.Pos(2, 7))
+    assert b.value == syn.Name("auto", syn.Pos(2, 7))
 
 
 def test_empty_output_axes():
