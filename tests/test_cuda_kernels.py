@@ -295,3 +295,38 @@ def test_wrong_device(op):
 def test_bad_dtype_argument(op, dtype):
     with pytest.raises(TypeError, match=str(dtype)):
         run(op, randn(3, 4), 1, dtype=dtype)
+
+
+def test_cpu_tensor_needs_the_interpreter(op, monkeypatch):
+    monkeypatch.setattr(MODULES[op], "_INTERPRET", False)
+    with pytest.raises(ValueError, match="'cpu'"):
+        run(op, randn(3, 4), 1)
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError,
+                   reason="launcher: dim must be a Python int; torch.mean/sum accept any integer with "
+                          "__index__ (numpy integers, 0-d integer tensors)")
+def test_numpy_integer_dim(op):
+    import numpy as np
+
+    check(op, randn(3, 5), np.int64(1))
+
+
+# --- values ---------------------------------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # inf - inf in the interpreter's numpy
+def test_non_finite_values_propagate_as_in_torch(op):
+    inf, nan = float("inf"), float("nan")
+    x = torch.tensor([[1.0, inf], [inf, -inf], [nan, 1.0], [-inf, 2.0]])
+    torch.testing.assert_close(run(op, x, 1), REFS[op](x, 1), equal_nan=True)
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
+def test_f16_overflow_gives_inf_as_in_torch(op):
+    x = torch.full((1, 3000), 60000.0, dtype=torch.float16)
+    out = run(op, x, 1)
+    assert torch.equal(out, REFS[op](x, 1)) if op == "sum" else torch.isfinite(out).all()
+
+
+def test_five_dims(op):
+    check(op, randn(2, 3, 4, 5, 6), (1, 3))
+    check(op, randn(2, 3, 4, 5, 6), (1, 2, 3), keepdim=True)
