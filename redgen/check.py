@@ -7,6 +7,7 @@ each failure is its own error class (redgen.errors) pointing at the token.
 from __future__ import annotations
 
 import hashlib
+import math
 
 from . import errors as err
 from . import ir
@@ -17,6 +18,8 @@ from .errors import Loc, did_you_mean
 _OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 _SCHEDULE_OPS = {"+": sym.add, "-": sym.sub, "*": sym.mul, "/": sym.floordiv}
 _SCHEDULE_FNS = {"min": sym.smin, "max": sym.smax, "cdiv": sym.cdiv}
+_KIND_NOUN = {"input": "an input", "param": "a parameter", "output": "an output", "reduce": "a reduction",
+              "local": "a local value"}
 
 
 class _Checker:
@@ -52,7 +55,7 @@ class _Checker:
 
     def declare(self, tok: S.Tok, kind: str) -> None:
         if tok.text in self.names or tok.text in self.axes:
-            what = "an axis" if tok.text in self.axes else f"a {self.names[tok.text]}"
+            what = "an axis" if tok.text in self.axes else _KIND_NOUN[self.names[tok.text]]
             self.fail(err.DuplicateName, f"'{tok.text}' is already {what}", tok.pos)
         self.names[tok.text] = kind
 
@@ -116,12 +119,23 @@ class _Checker:
             self.fail(err.UnknownName, f"unknown name '{e.id}' in a schedule expression (axis sizes "
                       f"{', '.join(self.axes)} and 'cores' are allowed)"
                       + did_you_mean(e.id, [*self.axes, "cores"]), e.pos)
+        if isinstance(e, S.Neg):
+            return sym.sub(sym.const(0), self.sched(e.a))
         if isinstance(e, S.BinOp):
-            return _SCHEDULE_OPS[e.op](self.sched(e.a), self.sched(e.b))
+            return self._sched_apply(_SCHEDULE_OPS[e.op], e.op == "/", e.a, e.b, e.pos)
         if isinstance(e, S.Call) and e.fn.text in _SCHEDULE_FNS and len(e.args) == 2:
-            return _SCHEDULE_FNS[e.fn.text](self.sched(e.args[0]), self.sched(e.args[1]))
+            return self._sched_apply(_SCHEDULE_FNS[e.fn.text], e.fn.text == "cdiv", *e.args, e.pos)
         self.fail(err.BadExpr, "a schedule expression uses integers, axis sizes, cores, "
                   "+ - * /, min, max and cdiv", e.pos)
+
+    def _sched_apply(self, fn, divides: bool, a: S.Expr, b: S.Expr, pos: S.Pos) -> sym.SExpr:
+        sa, sb = self.sched(a), self.sched(b)
+        if divides and isinstance(sb, sym.Const) and sb.value == 0:
+            self.fail(err.BadExpr, "division by zero in a schedule expression", b.pos)
+        try:
+            return fn(sa, sb)
+        except ZeroDivisionError:  # a divisor that folds to zero
+            self.fail(err.BadExpr, "division by zero in a schedule expression", pos)
 
     def const_int(self, e: S.Expr, what: str, cls: type[err.RedgenError]) -> int:
         v = self.sched(e)
@@ -138,6 +152,8 @@ class _Checker:
 
     def st_InputDecl(self, st: S.InputDecl):
         seen: set[str] = set()
+        if st.name.text in {a.text for a in st.axes}:
+            self.fail(err.DuplicateName, f"input '{st.name.text}' has the name of one of its axes", st.name.pos)
         for a in st.axes:
             if a.text in seen:
                 self.fail(err.BadAxis, f"axis '{a.text}' appears twice in '{st.name.text}'", a.pos)
@@ -159,8 +175,13 @@ class _Checker:
         e = self.expr(st.default)
         if ir.refs(e):
             self.fail(err.BadExpr, f"the default of parameter '{st.name.text}' must be a constant", st.default.pos)
+        try:
+            value = _fold(e)
+        except (ArithmeticError, ValueError):
+            self.fail(err.BadExpr, f"the default of parameter '{st.name.text}' cannot be computed "
+                      "(division by zero or a value out of the domain of a function)", st.default.pos)
         self.declare(st.name, "param")
-        self.params.append(ir.Param(st.name.text, _fold(e), self.loc(st.pos)))
+        self.params.append(ir.Param(st.name.text, value, self.loc(st.pos)))
 
     def st_OutputDecl(self, st: S.OutputDecl):
         if not self.inputs:
@@ -223,6 +244,8 @@ class _Checker:
     def st_TileStmt(self, st: S.TileStmt):
         self.once(st, "tile")
         for item in st.items:
+            if item.axis.text in self.tiles:
+                self.fail(err.DuplicateName, f"tile {item.axis.text} is given twice", item.axis.pos)
             if item.axis.text not in self.axes:
                 self.fail(err.UnknownName, f"unknown axis '{item.axis.text}'"
                           + did_you_mean(item.axis.text, self.axes), item.axis.pos)
@@ -241,11 +264,18 @@ class _Checker:
 
     def st_SplitStmt(self, st: S.SplitStmt):
         self.once(st, "split")
-        if not self.reductions or st.axis.text != self.reductions[0].axis:
-            want = self.reductions[0].axis if self.reductions else "the reduce axis"
-            self.fail(err.BadSplit, f"only the reduce axis can be split: '{st.axis.text}' is not {want}",
-                      st.axis.pos)
-        self.split = ir.Split(st.axis.text, st.kind.text, self.sched(st.value), self.loc(st.pos))
+        if not self.reductions:
+            self.fail(err.BadSplit, "'split' must come after the 'reduce' statement that names the reduce axis",
+                      st.pos)
+        if st.axis.text != self.reductions[0].axis:
+            self.fail(err.BadSplit, f"only the reduce axis can be split: '{st.axis.text}' is not the reduce axis "
+                      f"'{self.reductions[0].axis}'", st.axis.pos)
+        value = self.sched(st.value)
+        if isinstance(value, sym.Const) and value.value < 1:
+            what = "size" if st.kind.text == "fixed_size" else "count"
+            self.fail(err.BadSplit, f"the split {what} must be a positive integer, got {value.value}",
+                      st.value.pos)
+        self.split = ir.Split(st.axis.text, st.kind.text, value, self.loc(st.pos))
         self.locs["split"] = self.loc(st.pos)
         self.locs["split_value"] = self.loc(st.value.pos)
 
@@ -283,8 +313,9 @@ class _Checker:
         axes = self.axes
         i = axes.index(axis)
         if i > 1 or len(axes) - i > 2:
-            self.fail(err.BadAxis, f"the first input '{self.inputs[0].name}[{', '.join(axes)}]' must have at most "
-                      f"one batch axis before and one after the reduce axis '{axis}'", name_pos)
+            raise err.BadAxis(f"the first input '{self.inputs[0].name}[{', '.join(axes)}]' must have at most "
+                              f"one batch axis before and one after the reduce axis '{axis}'",
+                              self.reductions[0].loc, self.spec.source)
         batch = tuple(a for a in axes if a != axis)
         outputs = []
         for d in self.out_decls:
@@ -323,11 +354,19 @@ class _Checker:
         )
 
 
+_FOLD = {
+    "neg": lambda a: -a, "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b, "exp": math.exp, "log": math.log, "sqrt": math.sqrt,
+    "rsqrt": lambda a: 1.0 / math.sqrt(a), "abs": abs, "max": max, "min": min,
+}
+
+
 def _fold(e: ir.E) -> float:
+    """The value of a constant expression (a parameter default)."""
     if isinstance(e, ir.Lit):
         return e.value
-    if isinstance(e, ir.Apply) and e.fn == "neg":
-        return -_fold(e.args[0])
+    if isinstance(e, ir.Apply):
+        return float(_FOLD[e.fn](*(_fold(a) for a in e.args)))
     raise TypeError(e)
 
 

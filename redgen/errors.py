@@ -49,7 +49,9 @@ class RedgenError(Exception):
             return head
         text = lines[self.loc.line - 1].rstrip("\n")
         gutter = f"{self.loc.line:5d} | "
-        caret = " " * (len(gutter) - 2) + "| " + " " * (self.loc.col - 1) + "^"
+        # Tabs are kept under the caret so that it lines up with the source line.
+        pad = "".join(c if c == "\t" else " " for c in text[: self.loc.col - 1])
+        caret = " " * (len(gutter) - 2) + "| " + pad + "^"
         return f"{head}\n{gutter}{text}\n{caret}"
 
     def __str__(self) -> str:

@@ -1,0 +1,19 @@
+"""Test setup shared by every test module.
+
+TRITON_INTERPRET must be set before anything imports triton: triton.jit picks
+the interpreter when a kernel is decorated, i.e. when a generated module is
+imported. The repository root goes on sys.path so that `generated` and
+`tests.tolerances` import from this checkout whatever the working directory.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+os.environ["TRITON_INTERPRET"] = "1"
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))

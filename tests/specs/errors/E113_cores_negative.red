@@ -1,0 +1,7 @@
+# expect: E113 at 7:7
+op sum
+in   x[M, N, K] : f32
+out  y[M, K]    : like x
+reduce N: s = sum(x)
+y = s
+cores -1

@@ -1,0 +1,181 @@
+"""Negative tests: one small spec per error the parser/checker can raise.
+
+Every file in tests/specs/errors/ starts with `# expect: CODE at LINE:COL`;
+the pipeline (parse, check, plan) must raise exactly that error there, and
+its rendering must be `file:line:col: error[CODE]: ...` + the source line +
+a caret under the column.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from redgen import errors
+from redgen.cli import main
+from redgen.errors import RedgenError
+from redgen.pipeline import plan_spec
+
+ERROR_SPECS = Path(__file__).parent / "specs" / "errors"
+SPECS = sorted(ERROR_SPECS.glob("*.red"))
+EXPECT = re.compile(r"# expect: ([A-Z]\d{3}) at (\d+):(\d+)$")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _expected(path: Path) -> tuple[str, int, int]:
+    m = EXPECT.match(path.read_text().splitlines()[0])
+    assert m, f"{path.name}: the first line must be '# expect: CODE at LINE:COL'"
+    return m[1], int(m[2]), int(m[3])
+
+
+def _raise(path: Path) -> RedgenError:
+    with pytest.raises(RedgenError) as info:
+        plan_spec(path, "cuda")  # parse + check + plan: every E-code is raised by then
+    return info.value
+
+
+@pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
+def test_error_spec(path: Path):
+    code, line, col = _expected(path)
+    e = _raise(path)
+    assert (e.code, e.loc.line, e.loc.col) == (code, line, col), e.render()
+    assert path.stem.startswith(code), "the file name starts with the code it expects"
+    rendered = e.render().splitlines()
+    assert rendered[0].startswith(f"{path}:{line}:{col}: error[{code}]: ")
+    assert e.message in rendered[0]
+    # The source line, then a caret under the column (tabs kept, so it lines up).
+    src = path.read_text().splitlines()[line - 1]
+    assert rendered[1] == f"{line:5d} | {src}"
+    assert rendered[2].endswith("^")
+    assert len(rendered[2]) == len(f"{line:5d} | ") + col
+    assert "Traceback" not in e.render()
+
+
+def test_every_error_code_has_a_spec():
+    codes = {cls.code for cls in vars(errors).values()
+             if isinstance(cls, type) and issubclass(cls, RedgenError) and cls.code.startswith("E")
+             and cls is not RedgenError}
+    assert len(codes) == 17  # E001, E002, E101..E115
+    covered = {_expected(p)[0] for p in SPECS}
+    assert codes - covered == set(), f"error codes without a spec in {ERROR_SPECS}"
+
+
+# --- messages worth pinning down -----------------------------------------------------------
+@pytest.mark.parametrize("stem, fragment", [
+    ("E101_unknown_name_did_you_mean", "unknown name 'xx'; did you mean 'x'?"),
+    ("E101_unknown_name", "unknown name 'q'"),
+    ("E101_read_output", "outputs are written, not read"),
+    ("E102_assign_input", "'x' is already an input"),
+    ("E102_duplicate_name", "'s' is already a reduction"),
+    ("E102_duplicate_tile_axis", "tile N is given twice"),
+    ("E103_dtype_typo", "dtype 'fp32' is not one of f32, f16, bf16; did you mean 'f32'?"),
+    ("E104_combiner_typo", "unknown combiner 'summ' (one of sum, max, min); did you mean 'sum'?"),
+    ("E104_unknown_combiner", "unknown combiner 'prod' (one of sum, max, min)"),
+    ("E105_tile_not_pow2", "tile N = 500 is not a power of two"),
+    ("E110_split_before_reduce", "'split' must come after the 'reduce' statement"),
+    ("E110_split_batch_axis", "'K' is not the reduce axis 'N'"),
+    ("E111_unknown_function", "unknown function 'expp'; did you mean 'exp'?"),
+    ("E112_bad_arity", "exp() takes 1 argument(s), got 2"),
+    ("E113_cores_zero", "cores must be a positive integer or 'auto', got 0"),
+    ("E114_bad_warps", "got 3"),
+    ("E115_layout_not_reduce_axis", "only the reduce axis 'N' can be made innermost, not 'K'"),
+])
+def test_error_message(stem: str, fragment: str):
+    assert fragment in _raise(ERROR_SPECS / f"{stem}.red").message
+
+
+def test_no_did_you_mean_without_a_close_name():
+    assert "did you mean" not in _raise(ERROR_SPECS / "E111_unknown_function_no_hint.red").message
+    assert "did you mean" not in _raise(ERROR_SPECS / "E104_unknown_combiner.red").message
+
+
+def test_param_default_is_folded(tmp_path: Path):
+    """A constant parameter default is computed (it used to crash with a TypeError)."""
+    from redgen.pipeline import check_spec
+
+    spec = tmp_path / "p.red"
+    spec.write_text("op p\nparam eps = 1 / 1024 + exp(0) - 1\nin x[M, N] : f32\nout y[M] : like x\n"
+                    "reduce N: s = sum(x * eps)\ny = s\n")
+    (param,) = check_spec(spec).params
+    assert param.default == pytest.approx(1 / 1024)
+
+
+def test_empty_file_is_unexpected_end(tmp_path: Path):
+    spec = tmp_path / "empty.red"
+    spec.write_text("")
+    e = _raise(spec)
+    assert e.code == "E002"
+    assert e.render().startswith(f"{spec}:1:1: error[E002]")
+
+
+# --- the command line -------------------------------------------------------------------------
+def test_cli_bad_spec_exits_1_with_rendered_error(capsys):
+    path = ERROR_SPECS / "E101_unknown_name_did_you_mean.red"
+    assert main(["check", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert f"{path}:6:19: error[E101]: unknown name 'xx'; did you mean 'x'?" in err
+    assert err.rstrip().endswith("^")
+    assert "Traceback" not in out + err
+
+
+def test_cli_build_bad_spec_exits_1(tmp_path: Path, capsys):
+    path = ERROR_SPECS / "E113_cores_zero.red"
+    assert main(["build", str(path), "--target", "cuda", "--out", str(tmp_path), "--no-empirical"]) == 1
+    _, err = capsys.readouterr()
+    assert "error[E113]" in err and "Traceback" not in err
+    assert not list(tmp_path.rglob("*.py")), "nothing is written for a spec that fails"
+
+
+def test_cli_check_good_specs(capsys):
+    assert main(["check", str(ROOT / "specs")]) == 0
+    out, _ = capsys.readouterr()
+    assert "mean.red: ok" in out and "sum.red: ok" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["build", "specs/"],  # --target is required
+    ["build", "specs/", "--target", "cuda", "--frobnicate"],
+    ["check"],
+    ["explode", "specs/"],
+    [],
+])
+def test_cli_usage_errors_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    _, err = capsys.readouterr()
+    assert "usage:" in err and "Traceback" not in err
+
+
+def test_cli_missing_target_names_the_flag(capsys):
+    with pytest.raises(SystemExit):
+        main(["build", "specs/"])
+    _, err = capsys.readouterr()
+    assert "error[U401]" in err and "--target" in err
+
+
+@pytest.mark.parametrize("target, fragment", [
+    ("ascend", "ascend target"),
+    ("cudaa", "unknown target 'cudaa' (available: cuda); did you mean 'cuda'?"),
+    ("tpu", "unknown target 'tpu' (available: cuda)"),
+])
+def test_cli_unknown_or_pending_target(target: str, fragment: str, tmp_path: Path, capsys):
+    rc = main(["build", str(ROOT / "specs"), "--target", target, "--out", str(tmp_path), "--no-empirical"])
+    assert rc == 1
+    out, err = capsys.readouterr()
+    assert "error[T301]" in err and fragment in err
+    assert "Traceback" not in out + err
+    assert not list(tmp_path.iterdir())
+
+
+def test_cli_verify_unknown_target(capsys):
+    assert main(["verify", str(ROOT / "specs" / "sum.red"), "--target", "ascend", "--no-empirical"]) == 1
+    assert "error[T301]" in capsys.readouterr().err
+
+
+def test_cli_missing_spec_file(capsys):
+    assert main(["check", "no/such/spec.red"]) == 1
+    _, err = capsys.readouterr()
+    assert "no such spec file or directory" in err and "Traceback" not in err
