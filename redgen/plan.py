@@ -261,8 +261,8 @@ def plan_ascend(op: ir.Op) -> Plan:
         notes=(
             f"rows per tile (BLOCK_R <= {block_rows}, chosen by the launcher from the row count) and "
             f"the kernel layout: rows are reduced independently and the lane tree is explicit",
-            f"grid min(row blocks, cores) with persistent programs (cores: {cores_words}): the core "
-            f"budget only picks which program reduces a row",
+            f"the grid: min(row blocks, cores) persistent programs, each looping over row blocks "
+            f"pid, pid + grid, ... (cores: {cores_words})",
             "the permuted copy of the input ([M, N, K] -> [M, K, N]): it moves data, not the order",
         ),
     )
