@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 
 import torch
@@ -24,19 +25,30 @@ def _rows(spec: dict, xs: list[torch.Tensor], index) -> list[torch.Tensor]:
 
 
 class _Runner:
+    """Calls the op with one module knob forced: cuda's SPLIT_BELOW (fused/split path) or
+    ascend's CORES (the grid: min(row blocks, CORES) persistent programs)."""
+
     def __init__(self, module, spec: dict):
         self.module, self.spec = module, spec
         self.fn = getattr(module, spec["op"])
-        self.default = module.SPLIT_BELOW
+        if "grids" in spec:  # ascend
+            self.knob = "CORES"
+            self.paths = {"natural": None, **{f"grid{g}": g for g in spec["grids"]}}
+            self.ref, self.alt = "natural", tuple(p for p in self.paths if p != "natural")
+            self.forced = tuple(self.paths)
+        else:
+            self.knob, self.paths = "SPLIT_BELOW", _PATHS
+            self.ref, self.alt, self.forced = "fused", ("split",), ("natural", "fused", "split")
+        self.default = getattr(module, self.knob)
         self.calls = 0
 
     def __call__(self, xs, path="natural"):
-        forced = _PATHS[path]
-        self.module.SPLIT_BELOW = self.default if forced is None else forced
+        forced = self.paths[path]
+        setattr(self.module, self.knob, self.default if forced is None else forced)
         try:
             y = self.fn(*xs, dim=self.spec["inputs"][0]["axes"].index(self.spec["reduce"]))
         finally:
-            self.module.SPLIT_BELOW = self.default
+            setattr(self.module, self.knob, self.default)
         self.calls += 1
         return y if isinstance(y, tuple) else (y,)
 
@@ -52,15 +64,17 @@ def check(run: _Runner, spec: dict) -> str | None:
         for k in spec["K"]:
             where = f"({dname}, K={k})"
             full = _inputs(spec, _DT[dname], max(sizes), k, torch.Generator().manual_seed(spec["seed"]))
-            ref = run(full, "fused")
-            if not _same(ref, run(full, "fused")):
+            ref = run(full, run.ref)
+            if not _same(ref, run(full, run.ref)):
                 return f"run-to-run: two calls on the same input differ {where}"
             if not spec["before"]:
-                if not _same(ref, run(full, "split")):
-                    return f"split and fused paths differ {where}"
+                for alt in run.alt:
+                    if not _same(ref, run(full, alt)):
+                        return f"{alt} and {run.ref} paths differ {where}"
                 continue
-            # f32 forces both paths at every batch size; other dtypes take the natural one.
-            paths = ("natural", "fused", "split") if dname == "f32" else ("natural",)
+            # f32 forces every path (cuda: fused and split; ascend: each grid) at every
+            # batch size; other dtypes take the natural one.
+            paths = run.forced if dname == "f32" else ("natural",)
             for b in sizes:
                 for path in paths:
                     got = run(_rows(spec, full, slice(0, b)), path)
@@ -77,17 +91,24 @@ def check(run: _Runner, spec: dict) -> str | None:
 
 def main() -> None:
     module, spec = importlib.import_module(sys.argv[1]), json.loads(sys.argv[2])
+    if getattr(module, "CORES", 0) is None:
+        # `cores auto` has no device to ask under the interpreter; its natural grid here is
+        # the A2 budget (every forced grid is compared with it anyway).
+        os.environ.setdefault("REDGEN_ASCEND_CORES", "40")
     run = _Runner(module, spec)
     failure = check(run, spec)
     if failure:
         print(json.dumps({"status": "failed", "detail": failure}))
         return
-    print(json.dumps({
+    result = {
         "status": "passed", "where": "triton interpreter (CPU)", "batch_sizes": spec["batch_sizes"],
-        "positions": spec["positions"], "paths": list(_PATHS), "N": spec["N"], "K": spec["K"],
+        "positions": spec["positions"], "paths": list(run.paths), "N": spec["N"], "K": spec["K"],
         "dtypes": [d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]],
         "calls": run.calls, "seed": spec["seed"],
-    }))
+    }
+    if "grids" in spec:
+        result["grids"] = spec["grids"]
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

@@ -103,6 +103,9 @@ class ModuleCtx:
     finish_block: int
     copy_rule: str
     n_reductions: int
+    # ascend only (the cuda templates never read them)
+    cores: int | None = None  # fixed core budget; None: `cores auto`
+    ub: object = None  # plan.UBUsage
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}
@@ -160,7 +163,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         ))
     m = op.before or "M"
     k = op.after or "K"
-    names = {op.reduce_axis: "N", m: "M", k: "K"}
+    names = {op.reduce_axis: "N", m: "M", k: "K", "cores": "cores"}
     order = plan.order
     lanes = order.lanes.eval({})
     return ModuleCtx(
@@ -182,6 +185,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         chunk=order.chunk.py(names), num_chunks=order.num_chunks.py(names),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
         n_reductions=len(op.reductions),
+        cores=plan.cores, ub=plan.ub,
     )
 
 

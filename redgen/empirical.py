@@ -5,7 +5,8 @@ interpreter is chosen when triton.jit runs, so it must be set before the
 import). There the kernel runs at several batch sizes on random data, both
 kernel shapes (K == 1 and K > 1) and both paths (split at small batch, fused
 at large, and each forced at every batch size through the module's
-SPLIT_BELOW), and every shared row must be bitwise equal; so must the same row
+SPLIT_BELOW; for ascend, grids of 1, 8, 40 and 48 persistent programs through
+the module's CORES), and every shared row must be bitwise equal; so must the same row
 at batch position 0 and k, and two runs on the same input.
 """
 
@@ -22,6 +23,9 @@ from .errors import EmpiricalMismatch
 from .plan import Plan
 
 BATCH_SIZES = (1, 2, 3, 13, 40)  # 13: a prime; 40: the larger batch the others are compared with
+# ascend: core budgets forced through the module's CORES; 40 and 48 make programs loop
+# (persistent) over the 60 row blocks of the largest batch, 1 runs every row in one program.
+ASCEND_GRIDS = (1, 8, 40, 48)
 POSITIONS = (0, 5)
 SEED = 0
 
@@ -32,7 +36,7 @@ def case(plan: Plan) -> dict:
     chunk = plan.order.chunk
     # Two chunks and a ragged tail: both the chunk combine and the masks are exercised.
     n = chunk.eval({}) + 37 if chunk.is_const() else 2100
-    return {
+    out = {
         "op": op.name,
         "inputs": [{"name": i.name, "axes": list(i.axes), "dtypes": list(i.dtypes)} for i in op.inputs],
         "before": op.before, "after": op.after, "reduce": op.reduce_axis,
@@ -40,6 +44,9 @@ def case(plan: Plan) -> dict:
         "batch_sizes": list(BATCH_SIZES) if op.before else [1],
         "positions": list(POSITIONS), "seed": SEED,
     }
+    if plan.target == "ascend":
+        out["grids"] = list(ASCEND_GRIDS)
+    return out
 
 
 def run_empirical(plan: Plan, source: str) -> dict:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import ir, sym
-from .errors import Loc
+from .errors import Loc, TargetLimit
+from .exprs import inputs_read, locals_read
 from .sym import SExpr
 
 DEFAULT_LANES = 512  # reduce tile when the spec gives none
@@ -71,6 +72,23 @@ class Kernel:
 
 
 @dataclass(frozen=True)
+class UBUsage:
+    """Unified Buffer bytes live per program of an ascend kernel (worst case over input dtypes)."""
+
+    block_rows: int  # BLOCK_R: rows per tile
+    lanes: int  # reduce-axis tile (tail of the [BLOCK_R, LANES] tile)
+    bytes_per_elem: int  # live bytes per tile element, worst dtype
+    worst_dtype: str
+    live: int  # block_rows * lanes * bytes_per_elem
+    budget: int
+    breakdown: str  # how bytes_per_elem was counted, for messages
+
+    @property
+    def fits(self) -> bool:
+        return self.live <= self.budget
+
+
+@dataclass(frozen=True)
 class Plan:
     op: ir.Op
     target: str
@@ -79,6 +97,10 @@ class Plan:
     split_below: int
     finish_block: int
     copy_rule: str  # when the launcher copies the input
+    # Target-specific, not order-shaping (defaults keep the cuda plan as it was).
+    cores: int | None = None  # ascend: core budget (grid cap); None = `cores auto`
+    ub: UBUsage | None = None  # ascend: Unified Buffer bytes live per program
+    notes: tuple[str, ...] | None = None  # what the certificate lists as not order-shaping
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -138,4 +160,116 @@ def plan_cuda(op: ir.Op) -> Plan:
     )
 
 
-PLANNERS = {"cuda": plan_cuda}
+# --- ascend (triton-ascend on Atlas A2 / 910B) ------------------------------------
+# Core budget when the spec gives none: the vector (AIV) cores of an Atlas A2.
+ASCEND_DEFAULT_CORES = 40
+# The most vector cores of any Atlas A2 part; a larger fixed budget only queues programs.
+ASCEND_MAX_CORES = 48
+UB_BYTES = 192 * 1024  # Unified Buffer per vector core (A2)
+UB_LIVE = UB_BYTES // 2  # live tiles at most half of it: the compiler double-buffers loads
+UB_ALIGN = 32  # bytes: the tail of every tile a multiple of this
+MAX_BLOCK_ROWS = 64  # rows per tile at most; enough to fill the UB with any useful LANES
+DTYPE_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
+
+
+def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
+    """Live bytes per program: per element of the [block_rows, lanes] tile, summed over what
+    one chunk loop holds at once (the stage that holds most), for the worst input dtype.
+
+    Counted per tile element: 4 per f32 accumulator of the stage; per input loaded in the
+    stage its dtype size, plus 4 for its f32 copy when it is not f32; 4 per element-wise
+    local; 4 for one temporary (the masked value in the loop, a tree half after it).
+    """
+    worst = None
+    for dt in sorted({d for i in op.inputs for d in i.dtypes}, key=lambda d: (DTYPE_BYTES[d], d)):
+        per = 0
+        parts = ""
+        for s in range(op.stages):
+            reds = [r for r in op.reductions if r.stage == s]
+            names = sorted({i for r in reds for i in inputs_read(r.expr, op)})
+            locals_ = [v for v in locals_read([r.expr for r in reds], op) if v.per_element]
+            load = sum(DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for _ in names)
+            b = 4 * len(reds) + load + 4 * len(locals_) + 4
+            if b > per:
+                per = b
+                parts = (f"{len(reds)} f32 accumulator(s), {len(names)} {dt} input tile(s)"
+                         + (" + their f32 copies" if dt != "f32" else "")
+                         + (f", {len(locals_)} element-wise local(s)" if locals_ else "") + ", 1 temporary")
+        if worst is None or per > worst[0]:
+            worst = (per, dt, parts)
+    per, dt, parts = worst
+    return UBUsage(block_rows, lanes, per, dt, block_rows * lanes * per, UB_LIVE, parts)
+
+
+def plan_ascend(op: ir.Op) -> Plan:
+    """Persistent programs over rows of the reduce axis, made innermost and contiguous.
+
+    The launcher views the input as rows [M*K, N] (permuting [M, N, K] to [M, K, N]);
+    a 1-D grid of min(row blocks, cores) programs each loops over row blocks
+    pid, pid + grid, ...; a tile is [BLOCK_R, LANES] with the reduce axis as its tail.
+    The order is `_order(op)`, the same object as cuda's: the same spec gives the same
+    bits on both targets. BLOCK_R (rows per tile) fills the Unified Buffer; it is not
+    order-shaping, since rows are reduced independently and the lane tree is explicit.
+    """
+    s = op.schedule
+    order = _order(op)
+    tile_loc = s.loc(f"tile:{op.reduce_axis}")
+    if not order.lanes.is_const():
+        lanes = None  # the verifier rejects it with a counterexample
+        block_rows = 1
+        ub = None
+    else:
+        lanes = order.lanes.eval({})
+        narrow = min(DTYPE_BYTES[d] for i in op.inputs for d in i.dtypes)
+        if lanes * narrow % UB_ALIGN:
+            raise TargetLimit(
+                f"ascend: the reduce tile {op.reduce_axis} = {lanes} is {lanes * narrow} bytes of the narrowest "
+                f"input dtype; the tail of a tile must be a multiple of {UB_ALIGN} bytes "
+                f"(use tile {op.reduce_axis} >= {UB_ALIGN // narrow})", tile_loc, op.source)
+        ub = ub_usage(op, lanes, 1)
+        if not ub.fits:
+            raise TargetLimit(
+                f"ascend: the reduce tile {op.reduce_axis} = {lanes} needs {ub.live} bytes of Unified Buffer "
+                f"per program ({lanes} lanes x {ub.bytes_per_elem} bytes: {ub.breakdown}; {ub.worst_dtype} "
+                f"inputs), but only {ub.budget} bytes are available ({UB_BYTES // 1024} KB UB per core, half "
+                f"for double buffering); use tile {op.reduce_axis} <= "
+                f"{_pow2_floor(ub.budget // ub.bytes_per_elem)}", tile_loc, op.source)
+        block_rows = 1
+        while block_rows < MAX_BLOCK_ROWS and ub_usage(op, lanes, block_rows * 2).fits:
+            block_rows *= 2
+        ub = ub_usage(op, lanes, block_rows)
+    if s.cores is not None and s.cores > ASCEND_MAX_CORES:
+        raise TargetLimit(
+            f"ascend: cores {s.cores} exceeds the {ASCEND_MAX_CORES} vector cores of the largest Atlas A2; "
+            f"a grid larger than the physical cores only queues programs (use cores <= {ASCEND_MAX_CORES} "
+            f"or cores auto)", s.loc("cores"), op.source)
+    m = sym.Sym(op.before) if op.before else sym.const(1)
+    k = sym.Sym(op.after) if op.after else sym.const(1)
+    rows = sym.mul(m, k)
+    programs = sym.smin(sym.cdiv(rows, sym.const(block_rows)), sym.Sym("cores"))
+    cores_words = f"{s.cores}" if s.cores is not None else "auto (queried from the device)"
+    return Plan(
+        op=op, target="ascend", order=order,
+        kernels=(Kernel("rows", "True", block_rows, programs, 1),),
+        split_below=0, finish_block=0,
+        copy_rule="the launcher lays the input out as rows of the reduce axis, innermost and contiguous "
+                  "(the seed's [m, n, k] -> [m, k, n]): a view when no dim follows the reduced ones and "
+                  "they are contiguous, otherwise one .contiguous() copy of the permuted input (always "
+                  "when dims follow the reduced ones, unless the reduce axis is already the contiguous one)",
+        cores=s.cores,
+        ub=ub,
+        notes=(
+            f"rows per tile (BLOCK_R <= {block_rows}, chosen by the launcher from the row count) and "
+            f"the kernel layout: rows are reduced independently and the lane tree is explicit",
+            f"the grid: min(row blocks, cores) persistent programs, each looping over row blocks "
+            f"pid, pid + grid, ... (cores: {cores_words})",
+            "the permuted copy of the input ([M, N, K] -> [M, K, N]): it moves data, not the order",
+        ),
+    )
+
+
+def _pow2_floor(n: int) -> int:
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+PLANNERS = {"cuda": plan_cuda, "ascend": plan_ascend}

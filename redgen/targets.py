@@ -6,10 +6,7 @@ from .errors import UnknownTarget, did_you_mean
 from .plan import PLANNERS
 
 # Targets redgen knows about but cannot build yet, with what to do instead.
-PENDING: dict[str, str] = {
-    "ascend": "the ascend target (triton-ascend + torch_npu) is not available in this redgen version; "
-              "build for --target cuda",
-}
+PENDING: dict[str, str] = {}
 
 
 def planner(name: str):

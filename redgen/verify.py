@@ -72,7 +72,8 @@ class Certificate:
         if emp.get("status") == "passed":
             out.append(f"empirical ({emp['where']}): bitwise equal rows at batch sizes "
                        f"{', '.join(map(str, emp['batch_sizes']))}; positions {emp['positions']}; "
-                       f"run-to-run; dtypes {', '.join(emp['dtypes'])}")
+                       f"run-to-run; dtypes {', '.join(emp['dtypes'])}"
+                       + (f"; grids {', '.join(map(str, emp['grids']))} programs" if "grids" in emp else ""))
         else:
             out.append(f"empirical: {emp.get('status')}")
         return out
@@ -269,6 +270,9 @@ def prove(plan: Plan) -> Certificate:
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
             f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
             f"same left-to-right chunk combine",
+            f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
+        ) if plan.notes is None else (
+            *plan.notes,
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ),
         statement=statement,

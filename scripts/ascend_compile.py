@@ -1,0 +1,163 @@
+"""Compile every kernel of the generated ascend modules with triton-ascend, without an NPU.
+
+Run it with the Python of a venv that has triton-ascend (not upstream triton) and torch:
+
+    .venv-ascend/bin/python scripts/ascend_compile.py generated/ascend
+
+For each module and each kernel (every input dtype; BLOCK = 1 and the module's
+BLOCK_ROWS) it calls `triton.compile(ASTSource(...), target=GPUTarget("npu",
+"Ascend910B4", 0))`: Triton IR (ttir), then triton-adapter-opt (shipped in the
+triton-ascend wheel) down to the Ascend adapter IR (linalg/HIVM, "ttadapter").
+The next stage, the NPU binary, needs bishengir-compile from the CANN toolkit,
+which a CPU machine does not have: that specific failure, with the ttadapter
+file written, counts as success for the kernel. Any earlier failure (a tl.*
+construct triton-ascend does not take, a 3-D tile it rejects, ...) fails the
+run with the kernel's name and the error. Exit 0 when every kernel got to the
+adapter IR (or further, on a machine with CANN), 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import inspect
+import io
+import math
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_ARCH = "Ascend910B4"
+# The binary stage's error when the CANN toolkit is missing: bishengir-compile (or
+# the npuc named by TRITON_NPU_COMPILER_PATH) cannot be found or run.
+MISSING_CANN = re.compile(
+    r"ASCEND_HOME_PATH is not set|Couldn't find executable bishengir-compile|bishengir-compile: (command )?not found")
+INT_ARGS = {"M", "N", "K", "R", "CHUNK", "NUM_CHUNKS"}
+SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16"}
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(f"_redgen_ascend_{path.stem}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _kernels(mod):
+    """The module's launchable kernels: jitted functions that take LANES (not the helpers)."""
+    from triton.runtime.jit import JITFunction
+
+    for name, obj in sorted(vars(mod).items()):
+        if isinstance(obj, JITFunction) and "LANES" in obj.arg_names and "BLOCK" in obj.arg_names:
+            yield name, obj
+
+
+def _values(fn, dtype, block, lanes):
+    """Representative arguments, as the launcher passes them for a contiguous input."""
+    import torch
+
+    vals = []
+    for p in fn.params:
+        n = p.name
+        if n == "BLOCK":
+            vals.append(block)
+        elif n == "LANES":
+            vals.append(lanes)
+        elif n == "LOG2_LANES":
+            vals.append(int(math.log2(lanes)))
+        elif n.endswith("_ptr"):
+            vals.append(torch.empty(16, dtype=dtype))
+        elif n.startswith("s_") and n.endswith("_n"):
+            vals.append(1)  # reduce axis contiguous: the launcher guarantees it (specialized as 1)
+        elif n.startswith("s_") or n in INT_ARGS:
+            vals.append(4096 if n != "CHUNK" else 2048)
+        else:
+            vals.append(1e-6)  # a float parameter of the op (eps, ...)
+    return vals
+
+
+def _source(fn, vals, backend):
+    import torch
+    from triton.compiler import ASTSource
+
+    attrs = backend.get_attrs_descriptor(fn.params, vals)
+    const_nums = attrs.get_constants() if hasattr(attrs, "get_constants") else {}
+    signature, constants = {}, {}
+    for p, v in zip(fn.params, vals, strict=True):
+        if p.is_constexpr or p.num in const_nums:
+            constants[p.name] = v
+        if p.is_constexpr:
+            continue
+        if isinstance(v, torch.Tensor):
+            signature[p.name] = "*" + SIG_DTYPE[str(v.dtype).split(".")[-1]]
+        elif isinstance(v, float):
+            signature[p.name] = "fp32"
+        else:
+            signature[p.name] = "i32"
+    return ASTSource(fn, signature, constants, attrs)
+
+
+def compile_one(fn, vals) -> tuple[bool, str]:
+    """(ok, what happened) for one kernel specialization."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler.compiler import make_backend
+
+    target = GPUTarget("npu", TARGET_ARCH, 0)
+    src = _source(fn, vals, make_backend(target))
+    noise = io.StringIO()  # triton-ascend prints its bishengir probing to stdout
+    try:
+        with contextlib.redirect_stdout(noise):
+            triton.compile(src, target=target, options={"multibuffer": True})
+    except Exception as e:  # noqa: BLE001 - classified below
+        text = str(e) + noise.getvalue()
+        stage = getattr(e, "stage_name", None)
+        cache = re.search(r"compiled kernel cache is in (\S+)", text)
+        adapter = cache and list(Path(cache.group(1)).glob("*.ttadapter"))
+        if stage == "ConvertLinalgRToBinary" and MISSING_CANN.search(text) and adapter:
+            return True, f"adapter IR ok ({adapter[0].stat().st_size} bytes); binary stage needs CANN"
+        return False, f"{type(e).__name__} at stage {stage or 'ttir'}: {text.strip()[-2000:]}"
+    return True, "compiled to an NPU binary (CANN present)"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir", nargs="?", default="generated/ascend", help="directory of generated ascend modules")
+    args = ap.parse_args(argv)
+    # A fresh cache: every kernel really goes through the compiler on every run.
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="redgen-ascend-cache-")
+    os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+    import triton
+
+    if not (Path(inspect.getfile(triton)).parent / "backends" / "ascend").is_dir():
+        print(f"error: {triton.__file__} is not triton-ascend (no backends/ascend)", file=sys.stderr)
+        return 1
+    files = sorted(p for p in Path(args.dir).glob("*.py") if p.name != "__init__.py")
+    if not files:
+        print(f"error: no generated modules in {args.dir}", file=sys.stderr)
+        return 1
+    failed = 0
+    total = 0
+    t0 = time.time()
+    for path in files:
+        mod = _load(path)
+        dtypes = next(iter(mod._INPUT_DTYPES.values()))
+        for name, fn in _kernels(mod):
+            for dtype in dtypes:
+                for block in sorted({1, mod.BLOCK_ROWS}):
+                    total += 1
+                    label = f"{path.name}:{name} [{str(dtype).split('.')[-1]}, BLOCK={block}, LANES={mod.LANES}]"
+                    t = time.time()
+                    ok, what = compile_one(fn, _values(fn, dtype, block, mod.LANES))
+                    print(f"{'ok  ' if ok else 'FAIL'} {label}: {what} ({time.time() - t:.1f}s)", flush=True)
+                    failed += not ok
+    print(f"{total - failed} passed, {failed} failed ({time.time() - t0:.0f}s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
