@@ -259,18 +259,19 @@ class _State:
 
 _LOCK = threading.RLock()
 _STATE = _State()
-_TLS = threading.local()  # .strict: this thread's stack of strict flags
+_TLS = threading.local()  # .in_fallback: inside torch's own kernel for a fallback
+# Each thread's stack of strict flags (one per outstanding enable() in that thread).
+# A dict rather than thread-locals so the last disable() can clear every thread's,
+# even when a thread's enable() was matched by a disable() in another thread.
+_STRICT: dict[int, list[bool]] = {}
 
 
 def _strict_stack() -> list[bool]:
-    stack = getattr(_TLS, "strict", None)
-    if stack is None:
-        stack = _TLS.strict = []
-    return stack
+    return _STRICT.setdefault(threading.get_ident(), [])
 
 
 def _strict() -> bool:
-    return any(_strict_stack())
+    return any(_STRICT.get(threading.get_ident(), ()))
 
 
 def _interpret() -> bool:
@@ -456,11 +457,12 @@ def disable() -> None:
     with _LOCK:
         if _STATE.count == 0:
             raise RuntimeError("redgen.disable() called without a matching redgen.enable()")
-        stack = _strict_stack()
+        stack = _STRICT.get(threading.get_ident())
         if stack:
             stack.pop()
         _STATE.count -= 1
         if _STATE.count == 0:
+            _STRICT.clear()
             _uninstall()
 
 

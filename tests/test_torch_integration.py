@@ -403,3 +403,25 @@ def test_demo_small_runs_on_cpu():
     assert "Batch Deterministic: True" in r.stdout
     assert "bitwise equal: True" in r.stdout
     assert "aten.mean.dim" in r.stdout and "OK:" in r.stdout
+
+
+def test_strict_is_per_thread():
+    x = _x(3, 20).double()
+    entered, leave = threading.Event(), threading.Event()
+
+    def strict_thread() -> None:
+        with redgen.batch_invariant(strict=True):
+            entered.set()
+            leave.wait(30)
+
+    t = threading.Thread(target=strict_thread)
+    t.start()
+    entered.wait(30)
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            torch.mean(x, 1)  # this thread did not ask for strict: falls back with a warning
+        assert _fallback_warnings(w)
+    finally:
+        leave.set()
+        t.join()
