@@ -168,3 +168,15 @@ class UsageError(RedgenError):
     """Bad command-line use: exit code 2."""
 
     code = "U401"
+
+
+class UnknownKernel(RedgenError, LookupError):
+    """`redgen.load` was asked for an op or a target with no generated module."""
+
+    code = "T303"
+
+
+class NotCovered(RedgenError, RuntimeError):
+    """Strict batch-invariant mode: an aten call the generated kernels do not cover."""
+
+    code = "T304"
