@@ -149,16 +149,7 @@ def test_input_not_modified(op):
 
 
 # --- edge shapes ---------------------------------------------------------------------------------
-_ZERO_DIM_BUG = pytest.mark.xfail(
-    strict=True, raises=IndexError,
-    reason="launcher bug: for a 0-d input, _reduce_dims(None or (), ndim=0) returns () and "
-           "`groups = (... dims[0] ...)` raises IndexError; torch returns the value itself",
-)
-
-
-@pytest.mark.parametrize("dim", [
-    pytest.param(None, marks=_ZERO_DIM_BUG), pytest.param((), marks=_ZERO_DIM_BUG), 0, -1, (0,), [-1],
-], ids=repr)
+@pytest.mark.parametrize("dim", [None, (), 0, -1, (0,), [-1]], ids=repr)
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_zero_dim_input(op, dim, keepdim):
     x = torch.tensor(3.25)
@@ -303,13 +294,12 @@ def test_cpu_tensor_needs_the_interpreter(op, monkeypatch):
         run(op, randn(3, 4), 1)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="launcher: dim must be a Python int; torch.mean/sum accept any integer with "
-                          "__index__ (numpy integers, 0-d integer tensors)")
 def test_numpy_integer_dim(op):
+    """As torch: any integer with __index__ is a dim (numpy integers, 0-d integer tensors)."""
     import numpy as np
 
     check(op, randn(3, 5), np.int64(1))
+    check(op, randn(3, 5), (np.int32(0), torch.tensor(1)))
 
 
 # --- values ---------------------------------------------------------------------------------------

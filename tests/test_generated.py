@@ -184,28 +184,11 @@ def _ruff(*paths: Path) -> subprocess.CompletedProcess:
                            "--ignore", "E501", *map(str, paths)], capture_output=True, text=True)
 
 
-_UNUSED_FLAT = pytest.mark.xfail(
-    strict=True,
-    reason="templates/cuda: the cols fused kernel (_<op>_cols_fused) assigns `flat = m64 * K + ks64` "
-           "and never reads it: ruff F841 (the store uses m64/ks64 strides directly)",
-)
-
-
-@_UNUSED_FLAT
 def test_generated_code_is_lint_clean():
     proc = _ruff(*GENERATED.values())
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_generated_code_lint_errors_are_only_the_known_one():
-    """Until the F841 above is fixed: nothing else is wrong with the generated code."""
-    proc = _ruff(*GENERATED.values())
-    codes = re.findall(r"\b([EFW]\d{3})\b", proc.stdout)
-    assert set(codes) <= {"F841"}, proc.stdout
-    assert proc.stdout.count("Local variable `flat` is assigned to but never used") == len(codes)
-
-
-@_UNUSED_FLAT
 def test_fresh_build_is_lint_clean_and_compiles(chdir_root, tmp_path: Path, capsys):
     _build(tmp_path, capsys)
     files = sorted(tmp_path.rglob("*.py"))

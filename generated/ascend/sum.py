@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import os
 
 import torch
@@ -95,11 +96,14 @@ def _reduce_dims(op, dim, ndim):
     """Normalize `dim` (None, int, or a tuple/list of ints) to a sorted tuple of dims."""
     if dim is None:
         return tuple(range(ndim))
-    dims = (dim,) if isinstance(dim, int) and not isinstance(dim, bool) else dim
-    if not isinstance(dims, (tuple, list)) or not all(
-        isinstance(d, int) and not isinstance(d, bool) for d in dims
-    ):
-        raise TypeError(f"{op}: dim must be an int or a tuple of ints, got {dim!r}")
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    try:
+        # As torch: any integer with __index__ (numpy integers, 0-d int tensors), never a bool.
+        if any(isinstance(d, bool) for d in dims):
+            raise TypeError
+        dims = [operator.index(d) for d in dims]
+    except TypeError:
+        raise TypeError(f"{op}: dim must be an int or a tuple of ints, got {dim!r}") from None
     if len(dims) == 0:
         return tuple(range(ndim))  # as torch: an empty dim list reduces every dim
     rank = max(ndim, 1)
