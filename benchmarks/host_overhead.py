@@ -6,35 +6,19 @@
 from __future__ import annotations
 
 import cProfile
-import importlib.util
 import pstats
-import time
+import sys
 from pathlib import Path
 
 import torch
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "generated" / "cuda" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def per_call_us(fn, n: int = 500) -> float:
-    fn()
-    torch.cuda.synchronize()
-    t = time.perf_counter()
-    for _ in range(n):
-        fn()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - t) / n * 1e6
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gpu_run import ROOT, load  # noqa: E402  (the same loader and host timer as the main run)
+from gpu_run import cpu_us as per_call_us  # noqa: E402
 
 
 def main() -> None:
-    mod = load("mean")
+    mod = load(ROOT / "generated" / "cuda" / "mean.py")
     x = torch.randn(64, 4096, device="cuda")
     print(f"full launcher mean(x, -1): {per_call_us(lambda: mod.mean(x, -1)):.1f} us")
     real = mod._launch

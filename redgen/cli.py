@@ -16,7 +16,7 @@ from pathlib import Path
 from . import __version__, targets
 from .errors import Loc, RedgenError, StaleCertificate, UsageError
 from .export import ensure_packages, write_atomic
-from .pipeline import build_spec, check_spec, module_path, plan_spec, spec_files
+from .pipeline import build_spec, build_specs, check_spec, committed_certificate, module_path, plan_spec, spec_files
 from .verify import prove
 
 
@@ -49,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="skip the interpreter run (the certificate records that it was skipped)")
     b.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 if a generated file differs from a fresh build")
+    b.add_argument("--reuse-empirical", action="store_true",
+                   help="with --check: re-prove and re-emit everything but take the interpreter-run record "
+                        "from the committed module instead of running it again (CI's fast path)")
     r = sub.add_parser("recheck", help="re-prove the certificates embedded in generated modules",
                        description="For every generated module: re-plan and re-prove its spec (the spec path "
                                    "in its CERTIFICATE) for its target and compare the symbolic certificate "
@@ -194,8 +197,17 @@ def _recheck(args) -> int:
 
 def _build(args) -> int:
     targets.planner(args.target)  # an unknown target fails before any work
+    if args.reuse_empirical and not args.check:
+        raise UsageError("--reuse-empirical only makes sense with --check: a build must run the empirical check")
     out = Path(args.out)
-    built = [build_spec(p, args.target, empirical=not args.no_empirical) for p in spec_files(args.specs)]
+    specs = spec_files(args.specs)
+    empirical: list[bool | dict] = []
+    for path in specs:
+        committed = None
+        if args.reuse_empirical:
+            committed = committed_certificate(module_path(out, args.target, check_spec(path).name))
+        empirical.append(committed["empirical"] if committed else not args.no_empirical)
+    built = build_specs(specs, args.target, empirical)
     # Everything verified: only now is anything written.
     stale = []
     for b in built:
@@ -221,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         return {"check": _check, "verify": _verify, "build": _build, "recheck": _recheck}[args.cmd](args)
     except RedgenError as e:
         print(e.render(), file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, UsageError) else 1
 
 
 if __name__ == "__main__":

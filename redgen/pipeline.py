@@ -6,6 +6,9 @@
 
 from __future__ import annotations
 
+import ast
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,19 +37,39 @@ def plan_spec(path: str | Path, target: str) -> Plan:
     return planner(check_spec(path))
 
 
-def build_spec(path: str | Path, target: str, empirical: bool = True) -> Built:
-    """Parse, check, plan, verify and emit one spec; nothing is written."""
-    plan = plan_spec(path, target)
-    cert = prove(plan)
-    source = emit_mod.emit(plan, cert)
-    if empirical:
+def build_spec(path: str | Path, target: str, empirical: bool | dict = True) -> Built:
+    """Parse, check, plan, verify and emit one spec; nothing is written.
+
+    `empirical`: True runs the interpreter check on the emitted kernels, False
+    records that it was skipped, a dict is a record to reuse (`build --check
+    --reuse-empirical`: the committed module's own record, so that only the
+    interpreter run is not repeated).
+    """
+    return build_specs([path], target, [empirical])[0]
+
+
+def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) -> list[Built]:
+    """build_spec for several specs: proofs in this thread (z3 is not thread-safe),
+    the interpreter runs (subprocesses) side by side, one per core."""
+    plans = [plan_spec(p, target) for p in paths]
+    certs = [prove(plan) for plan in plans]
+    runs = [i for i, e in enumerate(empirical) if e is True]
+    records: dict[int, dict] = {}
+    if runs:
         from .empirical import run_empirical
 
-        cert = cert.with_empirical(run_empirical(plan, source))
-    else:
-        cert = cert.with_empirical({"status": "skipped (--no-empirical)"})
-    source = emit_mod.emit(plan, cert)
-    return Built(plan.op, plan, cert, source)
+        def run(i: int) -> dict:
+            return run_empirical(plans[i], emit_mod.emit(plans[i], certs[i]))
+
+        with ThreadPoolExecutor(max_workers=max(1, min(len(runs), os.cpu_count() or 1))) as pool:
+            records = dict(zip(runs, pool.map(run, runs), strict=True))
+    built = []
+    for i, (plan, cert) in enumerate(zip(plans, certs, strict=True)):
+        e = empirical[i]
+        record = e if isinstance(e, dict) else records.get(i, {"status": "skipped (--no-empirical)"})
+        cert = cert.with_empirical(record)
+        built.append(Built(plan.op, plan, cert, emit_mod.emit(plan, cert)))
+    return built
 
 
 def spec_files(arg: str | Path) -> list[Path]:
@@ -64,3 +87,13 @@ def spec_files(arg: str | Path) -> list[Path]:
 
 def module_path(out: Path, target: str, op: str) -> Path:
     return out / target / f"{op}.py"
+
+
+def committed_certificate(path: Path) -> dict | None:
+    """The CERTIFICATE literal of a generated module, read without importing it."""
+    if not path.exists():
+        return None
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["CERTIFICATE"]:
+            return ast.literal_eval(node.value)
+    return None

@@ -92,7 +92,7 @@ def test_ub_overflow_is_t302_with_bytes_and_line():
     err = e.value
     assert err.code == "T302"
     assert "229376 bytes" in err.message and "98304 bytes are available" in err.message
-    assert err.loc is not None and err.loc.line == 10  # the `tile N = 16384` line
+    assert err.loc is not None and err.loc.line == 11  # the `tile N = 16384` line
     assert "tile   N = 16384" in err.render()
     # The same spec is fine for cuda: the limit is the ascend target's.
     assert plan_spec(ERRORS / "T302_ub_overflow.red", "cuda").target == "cuda"

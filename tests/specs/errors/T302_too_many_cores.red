@@ -1,3 +1,4 @@
+# expect: T302 at 9:1
 # ascend: a fixed core budget above the 48 vector cores of the largest Atlas A2.
 op busy_sum
 in   x[M, N] : f32

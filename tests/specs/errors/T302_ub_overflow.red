@@ -1,3 +1,4 @@
+# expect: T302 at 11:12
 # ascend: a reduce tile of 16384 lanes needs 16384 x 14 bytes (f16 tile + its f32
 # copy + f32 accumulator + a temporary) = 229376 bytes of Unified Buffer per
 # program, over the 98304 available (half of 192 KB): error T302 at the tile.
