@@ -82,6 +82,10 @@ class _Checker:
                 known = set(self.names) | set(self.axes)
                 hint = " (outputs are written, not read)" if kind == "output" else did_you_mean(e.id, known)
                 self.fail(err.UnknownName, f"unknown name '{e.id}'{hint}", e.pos)
+            if kind == "reduce" and self._reduction(e.id).combiner in ir.ARG_COMBINERS:
+                comb = self._reduction(e.id).combiner
+                self.fail(err.IndexMisuse, f"'{e.id}' is the index {comb} yields, not a value: it can only be "
+                          f"assigned as it is to an i64 output ('y = {e.id}')", e.pos)
             return ir.Ref(kind, e.id)
         if isinstance(e, S.Neg):
             return ir.Apply("neg", (self.expr(e.a),))
@@ -106,6 +110,16 @@ class _Checker:
 
     def _local(self, name: str) -> ir.Local:
         return next(v for v in self.locals if v.name == name)
+
+    def _reduction(self, name: str) -> ir.Reduction:
+        return next(r for r in self.reductions if r.name == name)
+
+    def _index_ref(self, e: S.Expr) -> ir.Ref | None:
+        """`e` as the bare name of an argmax/argmin reduction, else None."""
+        if isinstance(e, S.Name) and self.names.get(e.id) == "reduce":
+            if self._reduction(e.id).combiner in ir.ARG_COMBINERS:
+                return ir.Ref("reduce", e.id)
+        return None
 
     # -- schedule expressions (integers over axis sizes and `cores`) -------------
     def sched(self, e: S.Expr) -> sym.SExpr:
@@ -194,7 +208,7 @@ class _Checker:
                 self.fail(err.UnknownName, f"'like {st.dtype.text}': no input named '{st.dtype.text}'"
                           + did_you_mean(st.dtype.text, [i.name for i in self.inputs]), st.dtype.pos)
         else:
-            self.dtype(st.dtype)
+            self.dtype(st.dtype, ir.OUT_DTYPES)
         self.declare(st.name, "output")
         self.out_decls.append(st)
 
@@ -222,8 +236,10 @@ class _Checker:
         self.reductions.append(ir.Reduction(st.name.text, axis, st.combiner.text, e, stage, self.loc(st.pos)))
 
     def st_AssignStmt(self, st: S.AssignStmt):
-        e = self.expr(st.expr)
         name = st.name.text
+        # An argmax/argmin index is assigned as it is to an output, never computed with.
+        index = self._index_ref(st.expr) if self.names.get(name) == "output" else None
+        e = index or self.expr(st.expr)
         if self.names.get(name) == "output":
             if name in self.out_exprs:
                 self.fail(err.DuplicateName, f"output '{name}' is assigned twice", st.name.pos)
@@ -330,9 +346,15 @@ class _Checker:
             if self.per_element(e):
                 raise err.BadExpr(f"output '{d.name.text}' has no axis '{axis}' but its expression reads an "
                                   f"input element-wise; reduce it first", loc, self.spec.source)
+            self._check_out_dtype(d, e)
             like = d.dtype.text if d.like else None
             outputs.append(ir.Output(d.name.text, got, like, None if d.like else d.dtype.text, e, loc))
+        last = max(r.stage for r in self.reductions)
         for r in self.reductions:
+            if r.combiner in ir.ARG_COMBINERS and r.stage != last:
+                raise err.IndexMisuse(f"'{r.name}' ({r.combiner}) runs in stage {r.stage + 1} of {last + 1}: an "
+                                      f"index reduction must be in the last stage (its index is not carried "
+                                      f"to later reductions)", r.loc, self.spec.source)
             if not self.per_element(r.expr):
                 raise err.BadExpr(f"reduction '{r.name}' reads no input element-wise: there is nothing to reduce",
                                   r.loc, self.spec.source)
@@ -352,6 +374,20 @@ class _Checker:
             before=axes[0] if i == 1 else None, after=axes[i + 1] if len(axes) > i + 1 else None,
             schedule=schedule,
         )
+
+    def _check_out_dtype(self, d: S.OutputDecl, e: ir.E) -> None:
+        """An i64 output holds exactly an argmax/argmin index; an index goes to an i64 output only."""
+        index = (isinstance(e, ir.Ref) and e.kind == "reduce"
+                 and self._reduction(e.name).combiner in ir.ARG_COMBINERS)
+        is_i64 = not d.like and d.dtype.text in ir.INDEX_DTYPES
+        if is_i64 and not index:
+            self.fail(err.DtypeMismatch, f"output '{d.name.text}' is {d.dtype.text}, an index type: only an "
+                      f"argmax/argmin result can be assigned to it", d.dtype.pos)
+        if index and not is_i64:
+            shown = f"like {d.dtype.text}" if d.like else d.dtype.text
+            self.fail(err.DtypeMismatch, f"output '{d.name.text}' is assigned the index '{e.name}' "
+                      f"({self._reduction(e.name).combiner}) but is declared '{shown}': declare it ': i64'",
+                      d.dtype.pos)
 
 
 _FOLD = {

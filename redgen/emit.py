@@ -18,8 +18,11 @@ from .plan import Plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
-TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16"}
-IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")'}
+TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16", "i64": "torch.int64"}
+# argmax/argmin: the identity of the value half of their (value, index) pairs; the
+# index half starts at INT32_MAX, above every index, so any element wins a tie with it.
+IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")',
+            "argmax": 'float("-inf")', "argmin": 'float("inf")'}
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class ReductionCtx:
     combiner: str
     identity: str
     expr: dict[str, str]  # kernel shape -> element expression
+    arg: bool = False  # argmax/argmin: (value, index) accumulators, the index is the result
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class StageCtx:
     inputs: tuple[str, ...]  # inputs loaded per element
     elem_locals: dict[str, tuple[ValueCtx, ...]]  # kernel shape -> locals per element
     row_locals: tuple[ValueCtx, ...]  # per-row locals this stage's element exprs need
+    finish_prior: tuple[ReductionCtx, ...] = ()  # earlier totals the split path's finish reads (outputs)
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,7 @@ class OutputCtx:
     like: str | None
     dtype: str | None  # torch dtype source when fixed
     expr: str
+    index: bool = False  # an argmax/argmin index (int64), whatever `dtype=` says
 
 
 @dataclass(frozen=True)
@@ -106,6 +112,12 @@ class ModuleCtx:
     # ascend only (the cuda templates never read them)
     cores: int | None = None  # fixed core budget; None: `cores auto`
     ub: object = None  # plan.UBUsage
+    # argmax/argmin (both targets)
+    arg_slots: int = 0  # index workspace rows per stage (split path); 0: no index reduction
+    index_op: bool = False  # every output is an index: the launcher takes no `dtype=`
+    # An output is a reduction torch has no value for over an empty axis (max, min,
+    # argmax, argmin): the launcher raises, naming this combiner. None: it computes.
+    empty_raises: str | None = None
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}
@@ -121,7 +133,8 @@ def _namer(op: ir.Op, shape: str | None):
             return f"{r.name}_v"
         suffix = _BCAST[shape] if shape else ""
         if r.kind == "reduce":
-            return f"{r.name}_tot{suffix}"
+            arg = next(x for x in op.reductions if x.name == r.name).combiner in ir.ARG_COMBINERS
+            return f"{r.name}_{'itot' if arg else 'tot'}{suffix}"
         return f"{r.name}_v" if shape and op.local(r.name).per_element else f"{r.name}_row{suffix}"
 
     return name
@@ -137,6 +150,26 @@ def _row_locals(op: ir.Op, exprs: list[ir.E], available: int) -> tuple[ValueCtx,
     return tuple(out)
 
 
+def _is_index(op: ir.Op, e: ir.E) -> bool:
+    return (isinstance(e, ir.Ref) and e.kind == "reduce"
+            and next(r for r in op.reductions if r.name == e.name).combiner in ir.ARG_COMBINERS)
+
+
+def _empty_raises(op: ir.Op) -> str | None:
+    """The combiner of the first output that is (through locals) a reduction with no value over
+    an empty axis: torch raises for amax/amin/argmax/argmin there. logsumexp (max, then more)
+    and sum/mean compute a value (-inf, 0, nan), as torch does."""
+    for o in op.outputs:
+        e = o.expr
+        while isinstance(e, ir.Ref) and e.kind == "local":
+            e = op.local(e.name).expr
+        if isinstance(e, ir.Ref) and e.kind == "reduce":
+            comb = next(r for r in op.reductions if r.name == e.name).combiner
+            if comb in ir.NO_IDENTITY:
+                return comb
+    return None
+
+
 def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     shapes = [k.name for k in plan.kernels]
@@ -147,8 +180,12 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             if r.stage == s:
                 reductions.append(ReductionCtx(
                     r.name, i, slot, r.combiner, IDENTITY[r.combiner],
-                    {sh: render(r.expr, _namer(op, sh)) for sh in shapes}))
+                    {sh: render(r.expr, _namer(op, sh)) for sh in shapes}, r.combiner in ir.ARG_COMBINERS))
                 slot += 1
+    # Reductions the outputs read, directly or through locals: the last finish loads those.
+    out_exprs = [o.expr for o in op.outputs]
+    out_exprs += [v.expr for v in locals_read(out_exprs, op)]
+    out_reads = {r.name for e in out_exprs for r in ir.refs(e) if r.kind == "reduce"}
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)
@@ -160,6 +197,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             index=s, last=s == op.stages - 1, reductions=mine, prior=prior, inputs=tuple(inputs),
             elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in elem) for sh in shapes},
             row_locals=_row_locals(op, exprs, s),
+            finish_prior=tuple(p for p in prior if p.name in out_reads) if s == op.stages - 1 else (),
         ))
     m = op.before or "M"
     k = op.after or "K"
@@ -175,7 +213,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
                               ", ".join(TORCH_DTYPES[d] for d in i.dtypes)) for i in op.inputs),
         params=tuple(ValueCtx(p.name, repr(p.default)) for p in op.params),
         outputs=tuple(OutputCtx(o.name, o.like, TORCH_DTYPES[o.dtype] if o.dtype else None,
-                                render(o.expr, _namer(op, None))) for o in op.outputs),
+                                render(o.expr, _namer(op, None)), _is_index(op, o.expr)) for o in op.outputs),
         final_row_locals=_row_locals(op, [o.expr for o in op.outputs], op.stages),
         stages=tuple(stages),
         kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(names), kn.num_warps)
@@ -186,6 +224,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
         n_reductions=len(op.reductions),
         cores=plan.cores, ub=plan.ub,
+        arg_slots=max((sum(rc.arg for rc in st.reductions) and len(st.reductions) for st in stages), default=0),
+        index_op=all(_is_index(op, o.expr) for o in op.outputs), empty_raises=_empty_raises(op),
     )
 
 

@@ -134,6 +134,18 @@ class BadLayout(RedgenError):
     code = "E115"
 
 
+class IndexMisuse(RedgenError):
+    """An argmax/argmin result (an index) used as a value, or carried into a later stage."""
+
+    code = "E116"
+
+
+class DtypeMismatch(RedgenError):
+    """An i64 output assigned a value, or an index assigned to a float output."""
+
+    code = "E117"
+
+
 # --- verification (verify.py) ------------------------------------------------
 class NotInvariant(RedgenError):
     """The verifier found two batch sizes that give different orders."""

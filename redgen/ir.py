@@ -14,7 +14,15 @@ from .sym import SExpr
 
 DTYPES = ("f32", "f16", "bf16")
 ACC_DTYPES = ("f32",)
-COMBINERS = ("sum", "max", "min")
+# Output dtypes: the float dtypes, and i64 for the index an argmax/argmin yields.
+INDEX_DTYPES = ("i64",)
+OUT_DTYPES = DTYPES + INDEX_DTYPES
+COMBINERS = ("sum", "max", "min", "argmax", "argmin")
+# Combiners whose result is an index into the reduce axis (an i64 output), not a value.
+ARG_COMBINERS = ("argmax", "argmin")
+# Combiners torch gives no value for over an empty reduce axis (it raises): an output
+# that is such a reduction makes the launcher raise when the reduce axis is empty.
+NO_IDENTITY = ("max", "min", "argmax", "argmin")
 # name -> number of arguments
 FUNCTIONS = {"exp": 1, "log": 1, "sqrt": 1, "rsqrt": 1, "abs": 1, "max": 2, "min": 2}
 

@@ -178,7 +178,8 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
 
     Counted per tile element: 4 per f32 accumulator of the stage; per input loaded in the
     stage its dtype size, plus 4 for its f32 copy when it is not f32; 4 per element-wise
-    local; 4 for one temporary (the masked value in the loop, a tree half after it).
+    local; 4 for one temporary (the masked value in the loop, a tree half after it); per
+    argmax/argmin reduction 8 more: its int32 index accumulator and the masked index.
     """
     worst = None
     for dt in sorted({d for i in op.inputs for d in i.dtypes}, key=lambda d: (DTYPE_BYTES[d], d)):
@@ -189,10 +190,12 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
             names = sorted({i for r in reds for i in inputs_read(r.expr, op)})
             locals_ = [v for v in locals_read([r.expr for r in reds], op) if v.per_element]
             load = sum(DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for _ in names)
-            b = 4 * len(reds) + load + 4 * len(locals_) + 4
+            args = sum(r.combiner in ir.ARG_COMBINERS for r in reds)
+            b = 4 * len(reds) + 8 * args + load + 4 * len(locals_) + 4
             if b > per:
                 per = b
                 parts = (f"{len(reds)} f32 accumulator(s), {len(names)} {dt} input tile(s)"
+                         + (f", {args} int32 index accumulator(s) + masked indices" if args else "")
                          + (" + their f32 copies" if dt != "f32" else "")
                          + (f", {len(locals_)} element-wise local(s)" if locals_ else "") + ", 1 temporary")
         if worst is None or per > worst[0]:

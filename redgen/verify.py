@@ -33,6 +33,23 @@ from .plan import ORDER_FIELDS, Plan
 
 BOUND = 1 << 20  # sizes the z3 refutation ranges over (positive, up to a million)
 
+# What one combine of each combiner does. The order facts the proof is about (lanes,
+# chunks, tree, chunk combine) are the same for every combiner; an index combiner
+# also fixes which index wins a tie, so its result is a function of the values alone.
+COMBINE_RULES = {
+    "sum": "a + b",
+    "max": "maximum, NaN propagates",
+    "min": "minimum, NaN propagates",
+    "argmax": ("(value, index) pairs: the larger value wins, NaN above every number, equal values "
+               "(and two NaNs) go to the lower index; lane j sees increasing indices, so a strict "
+               "comparison keeps the first; the pair order is total, so every combine order gives "
+               "the first index of the maximum, as torch.argmax"),
+    "argmin": ("(value, index) pairs: the smaller value wins, NaN below every number, equal values "
+               "(and two NaNs) go to the lower index; lane j sees increasing indices, so a strict "
+               "comparison keeps the first; the pair order is total, so every combine order gives "
+               "the first index of the minimum (or of the first NaN), as torch.argmin"),
+}
+
 
 @dataclass(frozen=True)
 class Certificate:
@@ -230,6 +247,11 @@ def prove(plan: Plan) -> Certificate:
     if o.atomic:
         raise NotInvariant("partials are combined with atomics: their order depends on scheduling",
                            o.where("chunk"), plan.op.source)
+    unknown = [c for c in o.combiners if c not in COMBINE_RULES]
+    if unknown:
+        raise NotInvariant(f"combiner {unknown[0]!r} has no known combine rule: its order cannot be certified",
+                           o.where("chunk"), plan.op.source)
+    arg = sorted({c for c in o.combiners if c.startswith("arg")})
     # Proven independent of the batch symbols and cores: pin them (to 1) for a readable statement.
     pin = dict.fromkeys(independent, 1)
     chunk = substitute(o.chunk, pin)
@@ -254,7 +276,7 @@ def prove(plan: Plan) -> Certificate:
         f"order of {outs}: {reduce_axis} in tiles of {lanes}, {chunk_words}; inside a chunk lane j combines "
         f"elements j, j+{lanes}, ... in order, the {lanes} lanes meet in a pairwise tree, in {o.acc}; "
         f"independent of {', '.join(independent)}"
-    )
+    ) + "".join(f"; {c} combines {COMBINE_RULES[c]}" for c in arg)
     batch = ", ".join(plan.batch_symbols) or "none"
     kinds = ", ".join(sorted(k.name for k in plan.kernels))
     order = {
@@ -262,6 +284,8 @@ def prove(plan: Plan) -> Certificate:
         "chunk_combine": o.chunk_combine, "acc": o.acc, "combiners": list(o.combiners),
         "stages": o.stages, "split": o.split_kind, "atomic": o.atomic,
     }
+    if arg:  # (kept out of value-only certificates, which stay as they were)
+        order["combine_rules"] = {c: COMBINE_RULES[c] for c in arg}
     return Certificate(
         op=plan.op.name, target=plan.target, spec=spec_path(plan.op.path), spec_sha256=plan.op.digest,
         redgen=__version__, order=order, depends_on=(reduce_axis,), independent_of=independent,

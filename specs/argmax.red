@@ -1,0 +1,14 @@
+# argmax over one axis of any tensor (dim=None: over all elements, flattened), as
+# torch.argmax: int64 indices, the first index of the maximum, NaN counts as the
+# maximum (the first NaN's index); an empty reduce axis raises.
+# The launcher views the input as x[M, N, K].
+op argmax
+in   x[M, N, K] : f32 | f16 | bf16
+out  y[M, K]    : i64
+acc  f32
+reduce N: i = argmax(x)
+y = i
+tile   N = 256, K = 16
+split  N fixed_size 4096
+warps  4
+cores  40

@@ -1,0 +1,6 @@
+# expect: E103 at 3:16
+op argmax
+in   x[M, N] : i64
+out  y[M]    : i64
+reduce N: i = argmax(x)
+y = i
