@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 
 from . import __version__, ir
-from .exprs import inputs_read, locals_read, render, stage_needed
+from .exprs import inputs_read, locals_read, reductions_read, render, stage_needed
 from .plan import Plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -64,7 +64,9 @@ class OutputCtx:
     name: str
     like: str | None
     dtype: str | None  # torch dtype source when fixed
-    expr: str
+    expr: str  # per-row expression (reduced outputs; "" for mapped ones)
+    mapped: bool = False  # over the reduce axis: computed per element after every reduction
+    elem: dict[str, str] | None = None  # mapped: kernel shape -> element expression
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,14 @@ class ModuleCtx:
     finish_block: int
     copy_rule: str
     n_reductions: int
+    # outputs over the reduce axis (mapped) and what their element-wise sweep needs
+    reduced: tuple[OutputCtx, ...] = ()
+    mapped: tuple[OutputCtx, ...] = ()
+    map_inputs: tuple[str, ...] = ()  # inputs loaded per element by the sweep
+    map_elem_locals: dict[str, tuple[ValueCtx, ...]] | None = None  # kernel shape -> locals per element
+    map_row_locals: tuple[ValueCtx, ...] = ()  # per-row locals the mapped outputs read
+    map_totals: tuple[ReductionCtx, ...] = ()  # reductions the mapped outputs read (split path loads them)
+    reduced_reads: tuple[str, ...] = ()  # reductions the reduced outputs read
     # ascend only (the cuda templates never read them)
     cores: int | None = None  # fixed core budget; None: `cores auto`
     ub: object = None  # plan.UBUsage
@@ -137,6 +147,13 @@ def _row_locals(op: ir.Op, exprs: list[ir.E], available: int) -> tuple[ValueCtx,
     return tuple(out)
 
 
+def _output(op: ir.Op, o: ir.Output, shapes: list[str]) -> OutputCtx:
+    dtype = TORCH_DTYPES[o.dtype] if o.dtype else None
+    if o.mapped:
+        return OutputCtx(o.name, o.like, dtype, "", True, {sh: render(o.expr, _namer(op, sh)) for sh in shapes})
+    return OutputCtx(o.name, o.like, dtype, render(o.expr, _namer(op, None)))
+
+
 def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     shapes = [k.name for k in plan.kernels]
@@ -161,6 +178,11 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in elem) for sh in shapes},
             row_locals=_row_locals(op, exprs, s),
         ))
+    outputs = tuple(_output(op, o, shapes) for o in op.outputs)
+    mapped_exprs = [o.expr for o in op.mapped]
+    map_inputs = sorted({i for e in mapped_exprs for i in inputs_read(e, op)},
+                        key=[x.name for x in op.inputs].index)
+    map_elem = [v for v in locals_read(mapped_exprs, op) if v.per_element]
     m = op.before or "M"
     k = op.after or "K"
     names = {op.reduce_axis: "N", m: "M", k: "K", "cores": "cores"}
@@ -174,9 +196,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         inputs=tuple(InputCtx(i.name, i.axes, "(" + "".join(f"{TORCH_DTYPES[d]}, " for d in i.dtypes) + ")",
                               ", ".join(TORCH_DTYPES[d] for d in i.dtypes)) for i in op.inputs),
         params=tuple(ValueCtx(p.name, repr(p.default)) for p in op.params),
-        outputs=tuple(OutputCtx(o.name, o.like, TORCH_DTYPES[o.dtype] if o.dtype else None,
-                                render(o.expr, _namer(op, None))) for o in op.outputs),
-        final_row_locals=_row_locals(op, [o.expr for o in op.outputs], op.stages),
+        outputs=outputs,
+        final_row_locals=_row_locals(op, [o.expr for o in op.outputs if not o.mapped], op.stages),
         stages=tuple(stages),
         kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(names), kn.num_warps)
                       for kn in plan.kernels),
@@ -185,6 +206,14 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         chunk=order.chunk.py(names), num_chunks=order.num_chunks.py(names),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
         n_reductions=len(op.reductions),
+        reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
+        map_inputs=tuple(map_inputs),
+        map_elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in map_elem)
+                         for sh in shapes},
+        map_row_locals=_row_locals(op, mapped_exprs, op.stages),
+        map_totals=tuple(rc for rc in sorted(reductions, key=lambda rc: rc.index)
+                         if rc.name in reductions_read(mapped_exprs, op)),
+        reduced_reads=tuple(sorted(reductions_read([o.expr for o in op.outputs if not o.mapped], op))),
         cores=plan.cores, ub=plan.ub,
     )
 
