@@ -336,19 +336,24 @@ class _Checker:
         outputs = []
         for d in self.out_decls:
             got = tuple(a.text for a in d.axes)
-            if got != batch:
+            # A mapped output has every axis of the first input and is computed element-wise
+            # after all reductions; a reduced one has the batch axes (one value per row).
+            mapped = got == axes
+            if got != batch and not mapped:
                 self.fail(err.BadOutput, f"output '{d.name.text}[{', '.join(got)}]' must have the batch axes "
-                          f"[{', '.join(batch)}]: outputs over the reduce axis '{axis}' are not supported yet",
-                          d.pos)
+                          f"[{', '.join(batch)}] (one value per reduced row) or every axis "
+                          f"[{', '.join(axes)}] of '{self.inputs[0].name}' (element-wise over the reduce "
+                          f"axis '{axis}', after the reductions)", d.pos)
             if d.name.text not in self.out_exprs:
                 self.fail(err.BadOutput, f"output '{d.name.text}' is never assigned ('{d.name.text} = ...')", d.pos)
             e, loc = self.out_exprs[d.name.text]
-            if self.per_element(e):
+            if not mapped and self.per_element(e):
                 raise err.BadExpr(f"output '{d.name.text}' has no axis '{axis}' but its expression reads an "
-                                  f"input element-wise; reduce it first", loc, self.spec.source)
+                                  f"input element-wise; reduce it first, or declare it over "
+                                  f"[{', '.join(axes)}]", loc, self.spec.source)
             self._check_out_dtype(d, e)
             like = d.dtype.text if d.like else None
-            outputs.append(ir.Output(d.name.text, got, like, None if d.like else d.dtype.text, e, loc))
+            outputs.append(ir.Output(d.name.text, got, like, None if d.like else d.dtype.text, e, loc, mapped))
         last = max(r.stage for r in self.reductions)
         for r in self.reductions:
             if r.combiner in ir.ARG_COMBINERS and r.stage != last:

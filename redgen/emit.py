@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 
 from . import __version__, ir
-from .exprs import inputs_read, locals_read, render, stage_needed
+from .exprs import inputs_read, locals_read, reductions_read, render, stage_needed
 from .plan import Plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -53,7 +53,6 @@ class StageCtx:
     inputs: tuple[str, ...]  # inputs loaded per element
     elem_locals: dict[str, tuple[ValueCtx, ...]]  # kernel shape -> locals per element
     row_locals: tuple[ValueCtx, ...]  # per-row locals this stage's element exprs need
-    finish_prior: tuple[ReductionCtx, ...] = ()  # earlier totals the split path's finish reads (outputs)
 
 
 @dataclass(frozen=True)
@@ -69,8 +68,10 @@ class OutputCtx:
     name: str
     like: str | None
     dtype: str | None  # torch dtype source when fixed
-    expr: str
+    expr: str  # per-row expression (reduced outputs; "" for mapped ones)
     index: bool = False  # an argmax/argmin index (int64), whatever `dtype=` says
+    mapped: bool = False  # over the reduce axis: computed per element after every reduction
+    elem: dict[str, str] | None = None  # mapped: kernel shape -> element expression
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,14 @@ class ModuleCtx:
     finish_block: int
     copy_rule: str
     n_reductions: int
+    # outputs over the reduce axis (mapped) and what their element-wise sweep needs
+    reduced: tuple[OutputCtx, ...] = ()
+    mapped: tuple[OutputCtx, ...] = ()
+    map_inputs: tuple[str, ...] = ()  # inputs loaded per element by the sweep
+    map_elem_locals: dict[str, tuple[ValueCtx, ...]] | None = None  # kernel shape -> locals per element
+    map_row_locals: tuple[ValueCtx, ...] = ()  # per-row locals the mapped outputs read
+    map_totals: tuple[ReductionCtx, ...] = ()  # reductions the mapped outputs read (split path loads them)
+    reduced_reads: tuple[str, ...] = ()  # reductions the reduced outputs read
     # ascend only (the cuda templates never read them)
     cores: int | None = None  # fixed core budget; None: `cores auto`
     ub: object = None  # plan.UBUsage
@@ -170,6 +179,14 @@ def _empty_raises(op: ir.Op) -> str | None:
     return None
 
 
+def _output(op: ir.Op, o: ir.Output, shapes: list[str]) -> OutputCtx:
+    dtype = TORCH_DTYPES[o.dtype] if o.dtype else None
+    if o.mapped:
+        return OutputCtx(o.name, o.like, dtype, "", mapped=True,
+                         elem={sh: render(o.expr, _namer(op, sh)) for sh in shapes})
+    return OutputCtx(o.name, o.like, dtype, render(o.expr, _namer(op, None)), index=_is_index(op, o.expr))
+
+
 def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     shapes = [k.name for k in plan.kernels]
@@ -182,10 +199,6 @@ def context(plan: Plan, certificate) -> ModuleCtx:
                     r.name, i, slot, r.combiner, IDENTITY[r.combiner],
                     {sh: render(r.expr, _namer(op, sh)) for sh in shapes}, r.combiner in ir.ARG_COMBINERS))
                 slot += 1
-    # Reductions the outputs read, directly or through locals: the last finish loads those.
-    out_exprs = [o.expr for o in op.outputs]
-    out_exprs += [v.expr for v in locals_read(out_exprs, op)]
-    out_reads = {r.name for e in out_exprs for r in ir.refs(e) if r.kind == "reduce"}
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)
@@ -197,8 +210,12 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             index=s, last=s == op.stages - 1, reductions=mine, prior=prior, inputs=tuple(inputs),
             elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in elem) for sh in shapes},
             row_locals=_row_locals(op, exprs, s),
-            finish_prior=tuple(p for p in prior if p.name in out_reads) if s == op.stages - 1 else (),
         ))
+    outputs = tuple(_output(op, o, shapes) for o in op.outputs)
+    mapped_exprs = [o.expr for o in op.mapped]
+    map_inputs = sorted({i for e in mapped_exprs for i in inputs_read(e, op)},
+                        key=[x.name for x in op.inputs].index)
+    map_elem = [v for v in locals_read(mapped_exprs, op) if v.per_element]
     m = op.before or "M"
     k = op.after or "K"
     names = {op.reduce_axis: "N", m: "M", k: "K", "cores": "cores"}
@@ -212,9 +229,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         inputs=tuple(InputCtx(i.name, i.axes, "(" + "".join(f"{TORCH_DTYPES[d]}, " for d in i.dtypes) + ")",
                               ", ".join(TORCH_DTYPES[d] for d in i.dtypes)) for i in op.inputs),
         params=tuple(ValueCtx(p.name, repr(p.default)) for p in op.params),
-        outputs=tuple(OutputCtx(o.name, o.like, TORCH_DTYPES[o.dtype] if o.dtype else None,
-                                render(o.expr, _namer(op, None)), _is_index(op, o.expr)) for o in op.outputs),
-        final_row_locals=_row_locals(op, [o.expr for o in op.outputs], op.stages),
+        outputs=outputs,
+        final_row_locals=_row_locals(op, [o.expr for o in op.outputs if not o.mapped], op.stages),
         stages=tuple(stages),
         kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(names), kn.num_warps)
                       for kn in plan.kernels),
@@ -223,6 +239,14 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         chunk=order.chunk.py(names), num_chunks=order.num_chunks.py(names),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
         n_reductions=len(op.reductions),
+        reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
+        map_inputs=tuple(map_inputs),
+        map_elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in map_elem)
+                         for sh in shapes},
+        map_row_locals=_row_locals(op, mapped_exprs, op.stages),
+        map_totals=tuple(rc for rc in sorted(reductions, key=lambda rc: rc.index)
+                         if rc.name in reductions_read(mapped_exprs, op)),
+        reduced_reads=tuple(sorted(reductions_read([o.expr for o in op.outputs if not o.mapped], op))),
         cores=plan.cores, ub=plan.ub,
         arg_slots=max((sum(rc.arg for rc in st.reductions) and len(st.reductions) for st in stages), default=0),
         index_op=all(_is_index(op, o.expr) for o in op.outputs), empty_raises=_empty_raises(op),

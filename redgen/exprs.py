@@ -71,3 +71,11 @@ def locals_read(exprs: list[ir.E], op: ir.Op) -> list[ir.Local]:
     for e in exprs:
         walk(e)
     return [v for v in op.locals if v.name in found]
+
+
+def reductions_read(exprs: list[ir.E], op: ir.Op) -> set[str]:
+    """Names of the reductions the expressions read, directly or through locals."""
+    found = {r.name for e in exprs for r in ir.refs(e) if r.kind == "reduce"}
+    for v in locals_read(exprs, op):
+        found |= {r.name for r in ir.refs(v.expr) if r.kind == "reduce"}
+    return found

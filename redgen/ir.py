@@ -107,6 +107,10 @@ class Output:
     dtype: str | None  # ...is fixed
     expr: E
     loc: Loc
+    # True: the output has every axis of the first input, the reduce axis included, and
+    # is computed element-wise after all reductions (softmax's y[M, N, K]); False: it
+    # has the batch axes only (one value per reduced row).
+    mapped: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,6 +165,11 @@ class Op:
     @property
     def stages(self) -> int:
         return 1 + max(r.stage for r in self.reductions)
+
+    @property
+    def mapped(self) -> tuple[Output, ...]:
+        """Outputs over the reduce axis (element-wise after every reduction)."""
+        return tuple(o for o in self.outputs if o.mapped)
 
     def local(self, name: str) -> Local:
         return next(v for v in self.locals if v.name == name)

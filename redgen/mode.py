@@ -153,12 +153,18 @@ def _layer_norm(fns: Fns, a: Args) -> Any:
     w = _affine(a["weight"], x, a["normalized_shape"], 1.0, "weight")
     b = _affine(a["bias"], x, a["normalized_shape"], 0.0, "bias")
     eps = float(a["eps"])
-    y = fns["layer_norm"](x, w, b, dim=dims, eps=eps)
-    # mean/rstd are only read by backward; computed with redgen's mean so they are
-    # batch invariant too.
-    mean = fns["mean"](x, dims, True, dtype=torch.float32)
-    var = fns["mean"]((x.float() - mean).square(), dims, True)
-    rstd = torch.rsqrt(var + eps)
+    res = fns["layer_norm"](x, w, b, dim=dims, eps=eps)
+    if isinstance(res, tuple):
+        # The generated layer_norm returns (y, mean, rstd): f32 statistics from its own
+        # reductions, the normalized dims kept as size 1, as native_layer_norm's.
+        y, mean, rstd = res
+    else:
+        # A layer_norm returning y alone: mean/rstd (only read by backward) computed with
+        # redgen's mean so they are batch invariant too.
+        y = res
+        mean = fns["mean"](x, dims, True, dtype=torch.float32)
+        var = fns["mean"]((x.float() - mean).square(), dims, True)
+        rstd = torch.rsqrt(var + eps)
     sd = _stats_dtype(x)
     return y, mean.to(sd), rstd.to(sd)
 

@@ -198,6 +198,20 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
                          + (f", {args} int32 index accumulator(s) + masked indices" if args else "")
                          + (" + their f32 copies" if dt != "f32" else "")
                          + (f", {len(locals_)} element-wise local(s)" if locals_ else "") + ", 1 temporary")
+        if op.mapped:
+            # The sweep over the reduce axis that writes the outputs over it: its inputs (and
+            # f32 copies), element-wise locals, one f32 value per output, one temporary.
+            exprs = [o.expr for o in op.mapped]
+            names = sorted({i for e in exprs for i in inputs_read(e, op)})
+            locals_ = [v for v in locals_read(exprs, op) if v.per_element]
+            load = sum(DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for _ in names)
+            b = load + 4 * len(locals_) + 4 * len(op.mapped) + 4
+            if b > per:
+                per = b
+                parts = (f"the output sweep: {len(names)} {dt} input tile(s)"
+                         + (" + their f32 copies" if dt != "f32" else "")
+                         + (f", {len(locals_)} element-wise local(s)" if locals_ else "")
+                         + f", {len(op.mapped)} output value(s), 1 temporary")
         if worst is None or per > worst[0]:
             worst = (per, dt, parts)
     per, dt, parts = worst

@@ -17,7 +17,10 @@ conventions: `op(x, [w, b,] dim=None, keepdim=False, *, params..., dtype=None)`)
 so ops generated later are picked up without editing this file. The output shape
 follows the op's kind: a reduction removes (or keeps as 1, with keepdim) the
 reduced dims; the ops in SAME_SHAPE (softmax, norms) keep the input shape; the ops
-in INDEX return int64 indices. No autograd formula is registered (inference use).
+in INDEX return int64 indices. An op with outputs over the reduce axis (softmax,
+the norms: `op(x, [w, b,] dim=-1, *, params..., dtype=None)`) lists what it returns
+in its module's OUTPUTS; one with several outputs (layer_norm: y, mean, rstd) gets a
+tuple schema. No autograd formula is registered (inference use).
 """
 
 from __future__ import annotations
@@ -76,7 +79,14 @@ def schema_of(fn: Callable[..., Any]) -> str:
             parts.append(f"float {p.name}={d!r}")
         else:
             raise ValueError(f"{fn.__name__}: parameter {p.name}={d!r} has no torch schema type")
-    return f"({', '.join(parts)}) -> Tensor"
+    outs = _outputs(fn)
+    ret = "Tensor" if outs is None or len(outs) == 1 else f"({', '.join('Tensor' for _ in outs)})"
+    return f"({', '.join(parts)}) -> {ret}"
+
+
+def _outputs(fn: Callable[..., Any]) -> dict[str, tuple[str, Any]] | None:
+    """The launcher module's OUTPUTS (ops with outputs over the reduce axis), or None."""
+    return getattr(fn, "__globals__", {}).get("OUTPUTS")
 
 
 def _reduced_shape(x: torch.Tensor, dim: Any, keepdim: bool) -> list[int]:
@@ -106,10 +116,17 @@ def _make(op: str, fn: Callable[..., Any]) -> Any:
         run = fn if target == "cuda" else load(op, target)
         return run(*bound.args, **bound.kwargs)
 
-    def fake(*args: Any, **kwargs: Any) -> torch.Tensor:
+    outs = _outputs(fn)
+
+    def fake(*args: Any, **kwargs: Any) -> torch.Tensor | tuple[torch.Tensor, ...]:
         a = bind(args, kwargs).arguments
         x = next(iter(a.values()))
         dtype = a.get("dtype") or x.dtype
+        if outs is not None:
+            # Mapped outputs have the input's shape; reduced ones keep the reduced dims as 1.
+            res = tuple(x.new_empty(x.shape if kind == "mapped" else _reduced_shape(x, a.get("dim"), True),
+                                    dtype=fixed or dtype) for kind, fixed in outs.values())
+            return res if len(res) > 1 else res[0]
         if op in SAME_SHAPE:
             return x.new_empty(x.shape, dtype=dtype)
         shape = _reduced_shape(x, a.get("dim"), bool(a.get("keepdim", False)))

@@ -150,7 +150,23 @@ def outputs_text(plan: Plan) -> str:
     def one(o) -> str:
         return f"{o.name}[{', '.join(a.lower() for a in o.axes)}]" if o.axes else o.name
 
-    return ", ".join(one(o) for o in plan.op.outputs)
+    if not plan.op.mapped:
+        return ", ".join(one(o) for o in plan.op.outputs)
+    # Outputs over the reduce axis combine nothing themselves: the order is the reductions'.
+    names = ", ".join(r.name for r in plan.op.reductions)
+    return f"every reduction ({names}) behind {', '.join(one(o) for o in plan.op.outputs)}"
+
+
+def mapped_note(plan: Plan) -> tuple[str, ...]:
+    """What the certificate says about outputs over the reduce axis (none: nothing)."""
+    op = plan.op
+    if not op.mapped:
+        return ()
+    outs = ", ".join(f"{o.name}[{', '.join(a.lower() for a in o.axes)}]" for o in op.mapped)
+    split = (" (the split path writes them with a map kernel over (programs, chunks) from the stored "
+             "totals: the same expression on the same totals)" if plan.target == "cuda" else "")
+    return (f"the outputs over the reduce axis {outs}: element-wise, each from its own input elements "
+            f"and its row's final totals after every reduction; nothing is combined across elements{split}",)
 
 
 def invariant_symbols(plan: Plan) -> tuple[str, ...]:
@@ -294,9 +310,11 @@ def prove(plan: Plan) -> Certificate:
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
             f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
             f"same left-to-right chunk combine",
+            *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ) if plan.notes is None else (
             *plan.notes,
+            *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ),
         statement=statement,

@@ -1,0 +1,28 @@
+# Layer normalization over the trailing dim(s), like torch.nn.functional.layer_norm,
+# with the statistics of torch.native_layer_norm: returns (y, mean, rstd).
+# The launcher views the input as x[M, N]: N = the normalized dims (the
+# trailing ones), M = all the dims before them; weight w and bias b have the
+# normalized dims' shape. y has the input's shape; mean and rstd (f32) one value
+# per normalized row, the normalized dims kept as size 1 (as native_layer_norm).
+# Two passes: the mean first, then the sum of squared deviations from it (no
+# cancellation, unlike E[x^2] - E[x]^2).
+op layer_norm
+in   x[M, N] : f32 | f16 | bf16
+in   w[N]    : f32 | f16 | bf16
+in   b[N]    : f32 | f16 | bf16
+param eps = 1e-5
+out  y[M, N]  : like x
+out  mean[M]  : f32
+out  rstd[M]  : f32
+acc  f32
+reduce N: s = sum(x)
+mu = s / N
+reduce N: ss = sum((x - mu) * (x - mu))
+r = rsqrt(ss / N + eps)
+y = (x - mu) * r * w + b
+mean = mu
+rstd = r
+tile   N = 256
+split  N fixed_size 4096
+warps  4
+cores  40
