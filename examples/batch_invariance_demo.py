@@ -74,7 +74,8 @@ class TinyLM(torch.nn.Module):
 
     def rms_norm(self, h: torch.Tensor) -> torch.Tensor:
         if "rms_norm" in self.have:
-            self._note("rms_norm: F.rms_norm (aten rms_norm -> redgen rms_norm)")
+            self._note("rms_norm: F.rms_norm (aten _fused_rms_norm -> redgen rms_norm where torch has "
+                       "that kernel, e.g. CUDA; elsewhere it decomposes into a routed mean)")
             return torch.nn.functional.rms_norm(h, (h.shape[-1],), self.w_rms, eps=1e-6)
         self._note("rms_norm: x * rsqrt(mean(x^2) + eps) * w (torch.mean -> redgen mean)")
         return h * torch.rsqrt(torch.mean(h * h, dim=-1, keepdim=True) + 1e-6) * self.w_rms

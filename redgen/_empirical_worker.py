@@ -21,7 +21,7 @@ def _inputs(spec: dict, dtype: torch.dtype, b: int, k: int, gen: torch.Generator
 
 def _rows(spec: dict, xs: list[torch.Tensor], index) -> list[torch.Tensor]:
     """Select batch rows of every input that has the batch axis."""
-    return [t[index] if spec["before"] in ix["axes"] else t for t, ix in zip(xs, spec["inputs"])]
+    return [t[index] if spec["before"] in ix["axes"] else t for t, ix in zip(xs, spec["inputs"], strict=True)]
 
 
 class _Runner:
@@ -54,7 +54,7 @@ class _Runner:
 
 
 def _same(a, b) -> bool:
-    return all(torch.equal(x, y) for x, y in zip(a, b))
+    return all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 def check(run: _Runner, spec: dict) -> str | None:
@@ -78,13 +78,13 @@ def check(run: _Runner, spec: dict) -> str | None:
             for b in sizes:
                 for path in paths:
                     got = run(_rows(spec, full, slice(0, b)), path)
-                    if not all(torch.equal(g, r[:b]) for g, r in zip(got, ref)):
+                    if not all(torch.equal(g, r[:b]) for g, r in zip(got, ref, strict=True)):
                         return f"batch {b} ({path} path) vs batch {max(sizes)}: shared rows differ {where}"
             for pos in spec["positions"]:
                 perm = list(range(max(sizes)))
                 perm[0], perm[pos] = perm[pos], perm[0]
                 got = run(_rows(spec, full, perm))
-                if not all(torch.equal(g[pos], r[0]) for g, r in zip(got, ref)):
+                if not all(torch.equal(g[pos], r[0]) for g, r in zip(got, ref, strict=True)):
                     return f"row 0 moved to batch position {pos} gives other bits {where}"
     return None
 

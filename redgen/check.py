@@ -10,8 +10,7 @@ import hashlib
 import math
 
 from . import errors as err
-from . import ir
-from . import sym
+from . import ir, sym
 from . import syntax as S
 from .errors import Loc, did_you_mean
 

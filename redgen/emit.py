@@ -7,7 +7,7 @@ templates only format. Output is byte-identical for identical inputs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -253,7 +253,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _env() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,

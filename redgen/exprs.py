@@ -7,7 +7,7 @@ as `names`.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import ir
 

@@ -46,7 +46,7 @@ class Apply:
     """fn is an arithmetic operator (add sub mul div neg) or a FUNCTIONS entry."""
 
     fn: str
-    args: tuple["E", ...]
+    args: tuple[E, ...]
 
 
 E = Lit | Ref | Apply

@@ -384,10 +384,7 @@ def _install(target: str | None) -> None:
                 if op is None:
                     _STATE.skipped[route.aten] = f"torch {torch.__version__} has no aten.{route.aten}"
                     continue
-                if not torch._C._dispatch_has_computed_kernel_for_dispatch_key(opname, key) or \
-                        torch._C._dispatch_has_kernel_for_dispatch_key(opname, "CompositeImplicitAutograd"):
-                    # Composite ops decompose into routed ones; overriding them at a
-                    # backend key would cut them off from autograd.
+                if not _has_own_kernel(opname, key):
                     _STATE.skipped.setdefault(route.aten, f"no {key} kernel of its own (it decomposes)")
                     continue
                 try:
@@ -413,6 +410,22 @@ def _install(target: str | None) -> None:
         lib._destroy()
         raise
     _STATE.lib = lib
+
+
+def _has_own_kernel(opname: str, key: str) -> bool:
+    """Whether dispatch for `key` tensors reaches a kernel of this op at `key`, which we can replace.
+
+    A composite op (CompositeImplicitAutograd) decomposes into routed ones before any
+    backend key, unless it also has a backend kernel *and* an autograd formula of its own
+    (`_fused_rms_norm` on CUDA builds): then autograd stays torch's and the backend kernel
+    is what runs. Overriding a composite op that decomposes would cut it off from autograd.
+    """
+    has = torch._C._dispatch_has_kernel_for_dispatch_key
+    if not torch._C._dispatch_has_computed_kernel_for_dispatch_key(opname, key):
+        return False
+    if not has(opname, "CompositeImplicitAutograd"):
+        return True
+    return has(opname, key) and has(opname, "Autograd")
 
 
 def _exists(op: str, target: str) -> bool:

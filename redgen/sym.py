@@ -8,8 +8,8 @@ from the very same expression.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 
 class SExpr:

@@ -43,21 +43,21 @@ class Name:
 @dataclass(frozen=True)
 class BinOp:
     op: str  # one of + - * /
-    a: "Expr"
-    b: "Expr"
+    a: Expr
+    b: Expr
     pos: Pos
 
 
 @dataclass(frozen=True)
 class Neg:
-    a: "Expr"
+    a: Expr
     pos: Pos
 
 
 @dataclass(frozen=True)
 class Call:
     fn: Tok
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     pos: Pos
 
 
