@@ -77,10 +77,8 @@ def _verify(args) -> int:
     failed = 0
     for path in spec_files(args.specs):
         try:
-            plan = plan_spec(path, args.target)
-            cert = prove(plan)
-            if not args.no_empirical:
-                cert = build_spec(path, args.target).certificate
+            built = build_spec(path, args.target, empirical=not args.no_empirical)
+            plan, cert = built.plan, built.certificate
         except RedgenError as e:
             print(e.render(), file=sys.stderr)
             failed += 1
