@@ -193,6 +193,9 @@ class _Checker:
         except (ArithmeticError, ValueError):
             self.fail(err.BadExpr, f"the default of parameter '{st.name.text}' cannot be computed "
                       "(division by zero or a value out of the domain of a function)", st.default.pos)
+        if not math.isfinite(value):  # a module cannot spell inf/nan as a default (issue 13)
+            self.fail(err.BadLiteral, f"the default of parameter '{st.name.text}' is {value}, not a finite "
+                      "number", st.default.pos)
         self.declare(st.name, "param")
         self.params.append(ir.Param(st.name.text, value, self.loc(st.pos)))
 

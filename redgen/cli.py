@@ -10,13 +10,15 @@ import argparse
 import hashlib
 import importlib.util
 import json
+import re
 import sys
+import time
 from pathlib import Path
 
 from . import __version__, targets
-from .errors import Loc, RedgenError, StaleCertificate, UsageError
-from .export import ensure_packages, write_atomic
-from .pipeline import build_spec, build_specs, check_spec, committed_certificate, module_path, plan_spec, spec_files
+from .errors import Loc, RedgenError, StaleCertificate, UnknownTarget, UsageError
+from .export import package_files, write_set
+from .pipeline import build_all, build_spec, check_out_dir, check_spec, module_path, plan_spec, spec_files
 from .verify import prove
 
 
@@ -30,14 +32,16 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="redgen", description="Generate batch-invariant reduction kernels from .red specs.")
     p.add_argument("--version", action="version", version=f"redgen {__version__}")
-    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser,
+                           title="commands (redgen COMMAND --help for each)")
     c = sub.add_parser("check", help="parse and type-check specs", description="Parse and type-check specs.")
     c.add_argument("specs", help="a .red file or a directory of them")
     v = sub.add_parser("verify", help="prove batch invariance (and run the empirical check), export nothing",
                        description="Prove that every output element is reduced in a fixed order whatever "
                                    "the batch size; print what the order depends on or a counterexample.")
     v.add_argument("specs", help="a .red file or a directory of them")
-    v.add_argument("--target", default="cuda", help="target to plan for (default: cuda)")
+    v.add_argument("--target", default="cuda", help=f"target to plan for: {', '.join(targets.names())} "
+                                                    "(default: cuda)")
     v.add_argument("--no-empirical", action="store_true", help="skip running the kernels under the interpreter")
     b = sub.add_parser("build", help="check, plan, verify and emit kernels into generated/",
                        description="Check, plan, verify and emit kernels; nothing is written for a spec "
@@ -50,8 +54,13 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 if a generated file differs from a fresh build")
     b.add_argument("--reuse-empirical", action="store_true",
-                   help="with --check: re-prove and re-emit everything but take the interpreter-run record "
-                        "from the committed module instead of running it again (CI's fast path)")
+                   help="with --check: take the committed module's interpreter-run record whatever its "
+                        "kernel hash (the whole-source comparison of --check catches any change)")
+    b.add_argument("--fresh", action="store_true",
+                   help="run the interpreter check of every spec again, even where a passed record of "
+                        "byte-identical kernel source exists (by default such a record is reused, and "
+                        "the output says so)")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress lines (the summary table stays)")
     r = sub.add_parser("recheck", help="re-prove the certificates embedded in generated modules",
                        description="For every generated module: re-plan and re-prove its spec (the spec path "
                                    "in its CERTIFICATE) for its target and compare the symbolic certificate "
@@ -59,8 +68,9 @@ def _parser() -> argparse.ArgumentParser:
                                    "mismatch. The empirical record is re-checked by `redgen build --check`.")
     r.add_argument("generated", nargs="?", default="generated",
                    help="a generated module or a directory of them (default: generated)")
-    r.add_argument("--root", default=".", help="directory the certificates' spec paths are relative to "
-                                               "(default: the current directory)")
+    r.add_argument("--root", default=None,
+                   help="directory the certificates' spec paths are relative to (default: the directory "
+                        "holding the generated package, e.g. the repository for generated/cuda/mean.py)")
     return p
 
 
@@ -83,13 +93,23 @@ def _verify(args) -> int:
             print(e.render(), file=sys.stderr)
             failed += 1
             continue
-        kernels = ", ".join(f"{k.name} ({k.when})" for k in plan.kernels)
-        print(f"{path}: verified ({args.target}; kernels {kernels} share this order)")
+        print(f"{path}: verified ({args.target}; {_kernels_text(plan)})")
         for line in cert.lines():
             print(f"  {line}")
     if failed:
         print(f"redgen: {failed} spec(s) not verified", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _kernels_text(plan) -> str:
+    """The kernel shapes in the spec's own axis names ('rows (T == 1), cols (T > 1)'); a lone
+    kernel shape has no condition to show."""
+    if len(plan.kernels) == 1:
+        return f"one kernel shape, {plan.kernels[0].name}"
+    names = {"M": plan.op.before or "M", "K": plan.op.after or "K", "N": plan.op.reduce_axis}
+    axis = re.compile(r"\b[MNK]\b")
+    shown = [f"{k.name} ({axis.sub(lambda m: names[m[0]], k.when)})" for k in plan.kernels]
+    return f"kernel shapes {', '.join(shown)} share this order"
 
 
 def _generated_modules(arg: str) -> list[Path]:
@@ -174,10 +194,11 @@ def recheck_module(path: Path, root: Path) -> dict:
 
 def _recheck(args) -> int:
     """Re-prove every generated module's certificate; exit 1 on any mismatch (all are reported)."""
-    root = Path(args.root)
     failed = 0
     modules = _generated_modules(args.generated)
     for path in modules:
+        # generated/<target>/<op>.py: its spec path is relative to generated/'s parent (build's rule)
+        root = Path(args.root) if args.root is not None else path.resolve().parent.parent.parent
         try:
             cert = recheck_module(path, root)
         except RedgenError as e:
@@ -193,45 +214,87 @@ def _recheck(args) -> int:
     return 0
 
 
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _table(rows: list[list[str]], head: list[str]) -> str:
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    return "\n".join(fmt.format(*r).rstrip() for r in [head, ["-" * w for w in widths], *rows])
+
+
 def _build(args) -> int:
-    targets.planner(args.target)  # an unknown target fails before any work
+    """Every spec is tried; nothing is written unless all of them verify (then all at once)."""
+    if args.target not in targets.names():
+        targets.planner(args.target)  # the coded UnknownTarget, with a did-you-mean
     if args.reuse_empirical and not args.check:
         raise UsageError("--reuse-empirical only makes sense with --check: a build must run the empirical check")
+    if args.fresh and args.no_empirical:
+        raise UsageError("--fresh and --no-empirical contradict each other: pick one")
+    t0 = time.monotonic()
     out = Path(args.out)
+    if not args.check:
+        check_out_dir(out, args.target)
     specs = spec_files(args.specs)
-    empirical: list[bool | dict] = []
-    for path in specs:
-        committed = None
-        if args.reuse_empirical:
-            committed = committed_certificate(module_path(out, args.target, check_spec(path).name))
-        empirical.append(committed["empirical"] if committed else not args.no_empirical)
-    built = build_specs(specs, args.target, empirical)
-    # Everything verified: only now is anything written.
-    stale = []
-    for b in built:
-        dest = module_path(out, args.target, b.op.name)
-        if args.check:
-            if not dest.exists() or dest.read_text() != b.source:
-                stale.append(str(dest))
-            continue
-        ensure_packages(out, args.target)
-        changed = write_atomic(dest, b.source)
-        print(f"{dest}: {'written' if changed else 'up to date'} (certificate {b.certificate.digest()[:12]})")
+    mode = "skip" if args.no_empirical else "fresh" if args.fresh else "auto"
+    quiet = (lambda _: None) if args.quiet else _progress
+    outcomes = build_all(specs, args.target, out, empirical=mode, reuse_committed=args.reuse_empirical,
+                         progress=quiet)
+    failed = [o for o in outcomes if o.error]
+    for o in failed:
+        print(o.error.render(), file=sys.stderr)
+    files = {} if failed else {module_path(out, args.target, o.op): o.built.source for o in outcomes}
+    status: dict[Path, str] = {}
+    if failed:
+        status = {}
+    elif args.check:
+        for path, text in files.items():
+            try:
+                same = path.read_text(encoding="utf-8") == text
+            except (OSError, UnicodeDecodeError):
+                same = False
+            status[path] = "matches" if same else "OUT OF DATE"
+    else:
+        changed = write_set({**package_files(out, args.target), **files})
+        status = {p: "written" if changed[p] else "up to date" for p in files}
+    rows = []
+    for o in outcomes:
+        dest = module_path(out, args.target, o.op) if o.op != "?" else None
+        rows.append([str(o.path), args.target, o.op,
+                     f"FAILED ({o.error.code} at {o.stage})" if o.error else "proved",
+                     o.empirical or "-",
+                     status.get(dest, "not written") if dest else "not written",
+                     f"{o.seconds:.1f}s"])
+    print(_table(rows, ["spec", "target", "op", "verification", "empirical", "module", "time"]))
+    reused = sum(o.empirical.startswith("reused") for o in outcomes)
+    ran = sum(o.empirical.startswith("ran") for o in outcomes)
+    print(f"{len(outcomes)} spec(s): {len(outcomes) - len(failed)} verified, {len(failed)} failed; "
+          f"empirical: {ran} run, {reused} reused (byte-identical kernel source; --fresh runs them); "
+          f"{time.monotonic() - t0:.1f} s")
+    if failed:
+        print(f"redgen: {len(failed)} of {len(outcomes)} spec(s) failed; nothing written", file=sys.stderr)
+        return 1
+    stale = [str(p) for p, st in status.items() if st == "OUT OF DATE"]
     if stale:
         print("out of date (run `redgen build` and commit): " + ", ".join(stale), file=sys.stderr)
         return 1
     if args.check:
-        print(f"{len(built)} generated module(s) match a fresh build")
+        print(f"{len(outcomes)} generated module(s) match a fresh build")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return {"check": _check, "verify": _verify, "build": _build, "recheck": _recheck}[args.cmd](args)
+        return {"check": _check, "verify": _verify, "build": _build, "recheck": _recheck}[args.command](args)
     except RedgenError as e:
         print(e.render(), file=sys.stderr)
-        return 2 if isinstance(e, UsageError) else 1
+        # an unknown --target is command-line misuse, like an unknown flag
+        return 2 if isinstance(e, (UsageError, UnknownTarget)) else 1
+    except KeyboardInterrupt:
+        print("redgen: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ class InputCtx:
     axes: tuple[str, ...]
     dtypes: str  # torch dtype tuple source
     dtype_names: str
+    neutral: str = "None"  # the value standing in for a None argument (1.0 factor, 0.0 summand); None: required
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,12 @@ class ModuleCtx:
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}
 
 
+def comment_text(text: str) -> str:
+    """`text` safe inside a `#` comment of the generated module: a file name with a newline
+    (or any other line-breaking or control character) would otherwise start a line of code."""
+    return "".join(c if c.isprintable() and c not in "\x85\u2028\u2029" else repr(c)[1:-1] for c in text)
+
+
 def _namer(op: ir.Op, shape: str | None):
     """Variable naming for element (shape = rows/cols) or row (shape None) contexts."""
 
@@ -157,6 +164,34 @@ def _row_locals(op: ir.Op, exprs: list[ir.E], available: int) -> tuple[ValueCtx,
         assert stage_needed(v.expr, op) <= available, (v.name, available)
         out.append(ValueCtx(v.name, render(v.expr, _namer(op, None))))
     return tuple(out)
+
+
+def _neutral(op: ir.Op, name: str) -> str:
+    """What a None argument `name` means, as in torch's norms: "1.0" when every use of the
+    input is a factor of a product (a weight), "0.0" when every use is a term of a sum (a
+    bias), "None" otherwise (the launcher then requires it). The primary input is required."""
+    if name == op.inputs[0].name:
+        return "None"
+    roles: set[str] = set()
+
+    def walk(e: ir.E, parent: str | None) -> None:
+        if isinstance(e, ir.Ref):
+            if e.kind == "input" and e.name == name:
+                roles.add(parent or "bare")
+            return
+        if isinstance(e, ir.Apply):
+            for k, a in enumerate(e.args):
+                role = e.fn if e.fn in ("mul", "add") else ("sub0" if e.fn == "sub" and k == 0 else "other")
+                walk(a, role)
+
+    exprs = [r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs]
+    for e in exprs:
+        walk(e, None)
+    if roles == {"mul"}:
+        return "1.0"
+    if roles <= {"add", "sub0"} and roles:
+        return "0.0"
+    return "None"
 
 
 def _is_index(op: ir.Op, e: ir.E) -> bool:
@@ -222,12 +257,13 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     order = plan.order
     lanes = order.lanes.eval({})
     return ModuleCtx(
-        op=op.name, spec_path=op.path, spec_digest=op.digest, version=__version__,
+        op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
         certificate_digest=certificate.digest(),
         reduce_axis=op.reduce_axis, before=op.before, after=op.after,
         inputs=tuple(InputCtx(i.name, i.axes, "(" + "".join(f"{TORCH_DTYPES[d]}, " for d in i.dtypes) + ")",
-                              ", ".join(TORCH_DTYPES[d] for d in i.dtypes)) for i in op.inputs),
+                              ", ".join(TORCH_DTYPES[d] for d in i.dtypes), _neutral(op, i.name))
+                     for i in op.inputs),
         params=tuple(ValueCtx(p.name, repr(p.default)) for p in op.params),
         outputs=outputs,
         final_row_locals=_row_locals(op, [o.expr for o in op.outputs if not o.mapped], op.stages),

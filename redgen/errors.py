@@ -44,18 +44,42 @@ class RedgenError(Exception):
         head = f"{where}error[{self.code}]: {self.message}"
         if not (self.loc and self.source):
             return head
-        lines = self.source.splitlines()
+        lines = source_lines(self.source)
         if not 1 <= self.loc.line <= len(lines):
             return head
-        text = lines[self.loc.line - 1].rstrip("\n")
+        # Control characters (a stray \r, \x0c, \x85, \u2028 ...) would move the terminal's
+        # cursor: shown escaped, and the caret counts their escaped width.
+        text = lines[self.loc.line - 1]
         gutter = f"{self.loc.line:5d} | "
         # Tabs are kept under the caret so that it lines up with the source line.
-        pad = "".join(c if c == "\t" else " " for c in text[: self.loc.col - 1])
+        pad = "".join(c if c == "\t" else " " * len(_shown(c)) for c in text[: self.loc.col - 1])
         caret = " " * (len(gutter) - 2) + "| " + pad + "^"
-        return f"{head}\n{gutter}{text}\n{caret}"
+        return f"{head}\n{gutter}{''.join(_shown(c) for c in text)}\n{caret}"
 
     def __str__(self) -> str:
         return self.render()
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of a spec, the one definition every position in redgen uses.
+
+    A line ends at '\\n' only (an '\\r' before it is part of the line break), as in
+    the grammar and Lark's line counter; other characters that str.splitlines()
+    breaks at ('\\r', '\\x0c', '\\x85', '\\u2028', ...) are characters of the line, so
+    a line:col from the parser and the line shown under it always agree.
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def _shown(c: str) -> str:
+    """How a character of a source line is printed under an error: control and
+    line-breaking characters escaped (repr without quotes), the rest as is."""
+    if c == "\t" or (c.isprintable() and c not in "\x85\u2028\u2029"):
+        return c
+    return repr(c)[1:-1]
 
 
 def did_you_mean(name: str, candidates) -> str:
@@ -192,3 +216,42 @@ class NotCovered(RedgenError, RuntimeError):
     """Strict batch-invariant mode: an aten call the generated kernels do not cover."""
 
     code = "T304"
+
+
+# --- robustness: hostile input, files and sizes (issue 13) --------------------
+# A separate block so that merges with other branches' codes stay trivial.
+class BadLiteral(RedgenError):
+    """A number the spec cannot mean: an integer too large for a size, a float that overflows."""
+
+    code = "E003"
+
+
+class TooDeep(RedgenError):
+    """An expression nested deeper than redgen handles (instead of a RecursionError)."""
+
+    code = "E004"
+
+
+class BadSpecFile(RedgenError):
+    """A spec path that is not a readable UTF-8 text file (a directory, a FIFO, no permission...)."""
+
+    code = "F501"
+
+
+class BadOutput_(RedgenError):
+    """`--out` (or a path under it) cannot be written: a file, read-only, a name too long."""
+
+    code = "F502"
+
+
+class DuplicateOp(RedgenError):
+    """Two specs of one build define the same op: both would write one module."""
+
+    code = "F503"
+
+
+class BadOpName(RedgenError):
+    """An op name that cannot be a module file (a Python dunder such as __init__, too long)."""
+
+    code = "F504"
+

@@ -111,6 +111,35 @@ def _reduce(op: str, *, with_dtype: bool, empty_dim_ok: bool = True) -> Callable
     return call
 
 
+def _var(op: str) -> Callable[[Fns, Args], Any]:
+    """var/std.correction: (self, dim, *, correction, keepdim); correction None is 1 (Bessel)."""
+
+    def call(fns: Fns, a: Args) -> Any:
+        x = a["self"]
+        _float_input(x)
+        c = a["correction"]
+        if c is None:
+            c = 1
+        if isinstance(c, bool) or not isinstance(c, (int, float)):
+            raise _Fallback(f"correction={c!r}")
+        return fns[op](x, _dims(a["dim"]), bool(a["keepdim"]), correction=float(c))
+
+    return call
+
+
+def _arg(op: str) -> Callable[[Fns, Args], Any]:
+    """argmax/argmin: (self, dim, keepdim); int64 indices, the first on ties (torch's rule)."""
+
+    def call(fns: Fns, a: Args) -> Any:
+        x = a["self"]
+        _float_input(x)
+        if a["dim"] is None and a["keepdim"]:
+            raise _Fallback("dim=None with keepdim=True")
+        return fns[op](x, a["dim"], bool(a["keepdim"]))
+
+    return call
+
+
 def _softmax(op: str) -> Callable[[Fns, Args], Any]:
     """_softmax / _log_softmax: (self, dim, half_to_float)."""
 
@@ -158,6 +187,13 @@ def _layer_norm(fns: Fns, a: Args) -> Any:
         # The generated layer_norm returns (y, mean, rstd): f32 statistics from its own
         # reductions, the normalized dims kept as size 1, as native_layer_norm's.
         y, mean, rstd = res
+        # torch's statistics where the spec's formula (s / N) differs: an empty row's
+        # mean is 0 (not 0/0), a row holding an infinity has a nan mean (Welford's
+        # inf - inf), as native_layer_norm returns them.
+        if x.numel() == 0:
+            mean = torch.zeros_like(mean)
+        elif x.numel() > mean.numel():  # more than one element per row (one inf is its own mean)
+            mean = torch.where(torch.isinf(mean), torch.full_like(mean, float("nan")), mean)
     else:
         # A layer_norm returning y alone: mean/rstd (only read by backward) computed with
         # redgen's mean so they are batch invariant too.
@@ -243,6 +279,14 @@ ROUTES: tuple[Route, ...] = (
     Route("native_layer_norm.default", ("layer_norm", "mean"), _layer_norm, _LN),
     Route("native_layer_norm.out", ("layer_norm", "mean"),
           _into_out(_layer_norm, outs=("out0", "out1", "out2")), _LN),
+    Route("var.correction", ("var",), _var("var"), {"var": ("correction",)}),
+    Route("var.correction_out", ("var",), _into_out(_var("var")), {"var": ("correction",)}),
+    Route("std.correction", ("std",), _var("std"), {"std": ("correction",)}),
+    Route("std.correction_out", ("std",), _into_out(_var("std")), {"std": ("correction",)}),
+    Route("argmax.default", ("argmax",), _arg("argmax")),
+    Route("argmax.out", ("argmax",), _into_out(_arg("argmax"))),
+    Route("argmin.default", ("argmin",), _arg("argmin")),
+    Route("argmin.out", ("argmin",), _into_out(_arg("argmin"))),
     # A real kernel only on CUDA builds (on CPU rms_norm decomposes into mean.dim,
     # which is routed); older torch versions have no such op: skipped.
     Route("_fused_rms_norm.default", ("rms_norm", "mean"), _rms_norm, _RMS),

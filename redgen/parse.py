@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -9,7 +12,13 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import syntax as S
-from .errors import Loc, SyntaxError_, UnexpectedEnd
+from .errors import BadLiteral, BadSpecFile, Loc, SyntaxError_, TooDeep, UnexpectedEnd, source_lines
+
+# Expressions nest at most this deep (parentheses do not count, operators and calls do):
+# every later stage walks expressions recursively, and a spec is read by people.
+MAX_DEPTH = 100
+# Integer literals are sizes, counts and constants: 2**62 leaves room for products in int64.
+MAX_INT = 2**62
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -41,12 +50,16 @@ def _tok(t: Token) -> S.Tok:
 class _ToSyntax(Transformer):
     """Maps grammar rules one-to-one onto syntax dataclasses."""
 
+    def __init__(self, path: str, source: str):
+        super().__init__()
+        self.path, self.source = path, source
+
     def _p(self, meta) -> S.Pos:
         return S.Pos(meta.line, meta.column)
 
     # expressions
     def number(self, meta, c):
-        return S.Num(str(c[0]), self._p(meta))
+        return S.Num(_checked_number(c[0], self.path, self.source), self._p(meta))
 
     def name(self, meta, c):
         return S.Name(str(c[0]), self._p(meta))
@@ -120,6 +133,36 @@ class _ToSyntax(Transformer):
         return S.WarpsStmt(c[0], self._p(meta))
 
 
+def _checked_number(tok: Token, path: str, source: str) -> str:
+    """The literal's text, once it is known to be a value redgen can carry (BadLiteral if not)."""
+    text = str(tok)
+    loc = Loc(path, tok.line, tok.column)
+    if text.isdigit():
+        if len(text) > 19 or int(text) > MAX_INT:
+            shown = text if len(text) <= 24 else f"{text[:10]}...{text[-6:]} ({len(text)} digits)"
+            raise BadLiteral(f"integer literal {shown} is too large (at most 2**62)", loc, source)
+        return text
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadLiteral(f"number {text} overflows a float (the largest is about 1.8e308)", loc, source)
+    return text
+
+
+def _check_depth(tree: Tree, path: str, source: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH, walking iteratively: the transformer and every
+    later stage recurse, and would end in a RecursionError."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise TooDeep(f"expression nested more than {MAX_DEPTH} levels deep (operators and calls "
+                          f"count); split it with intermediate names", Loc(path, getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)),
+                          source)
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+
+
 def _expected(err: UnexpectedInput) -> str:
     names = sorted(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
     words = sorted({_TERMINAL_WORDS.get(n, repr(n.lower()) if n.isupper() else repr(n)) for n in names})
@@ -133,31 +176,62 @@ def _expected(err: UnexpectedInput) -> str:
 def parse(source: str, path: str = "<spec>") -> S.Spec:
     """Parse spec text. Raises SyntaxError_/UnexpectedEnd with file:line:col."""
     text = source if source.endswith("\n") else source + "\n"
+    lines = source_lines(source)
     try:
         tree = _parser().parse(text)
     except UnexpectedEOF as err:
-        last = len(source.splitlines()) or 1
+        last = len(lines) or 1
         raise UnexpectedEnd(f"the spec ends in the middle of a statement{_expected(err)}",
                             Loc(path, last, 1), source) from None
     except UnexpectedCharacters as err:
-        ch = source.splitlines()[err.line - 1][err.column - 1 : err.column]
+        ch = lines[err.line - 1][err.column - 1 : err.column] if err.line <= len(lines) else text[err.pos_in_stream]
         raise SyntaxError_(f"unexpected character {ch!r}", Loc(path, err.line, err.column), source) from None
     except UnexpectedToken as err:
         tok = err.token
         if tok.type == "$END":
-            last = len(source.splitlines()) or 1
+            last = len(lines) or 1
             raise UnexpectedEnd(f"the spec ends in the middle of a statement{_expected(err)}",
                                 Loc(path, last, 1), source) from None
         shown = "end of line" if tok.type == "_NL" else repr(str(tok))
         raise SyntaxError_(f"unexpected {shown}{_expected(err)}",
                            Loc(path, tok.line, tok.column), source) from None
+    _check_depth(tree, path, source)
     op_name = tree.children[0]
     stmts = tree.children[1:]
-    spec_tree = _ToSyntax().transform(Tree("start", [op_name, *stmts]))
+    spec_tree = _ToSyntax(path, source).transform(Tree("start", [op_name, *stmts]))
     name, *body = spec_tree.children
     return S.Spec(path=path, source=source, name=name, stmts=tuple(body))
 
 
-def parse_file(path: str | Path) -> S.Spec:
+def read_spec(path: str | Path) -> str:
+    """The text of a spec file; BadSpecFile (naming the path) for anything but a readable
+    UTF-8 regular file. A FIFO or device is refused before it is opened, so nothing blocks."""
     p = Path(path)
-    return parse(p.read_text(), str(p))
+    loc = Loc(str(p), 1, 1)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        raise BadSpecFile(f"no such spec file: '{p}'", loc) from None
+    except OSError as e:
+        raise BadSpecFile(f"cannot read spec '{p}': {e.strerror or e}", loc) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise BadSpecFile(f"'{p}' is a directory, not a spec file", loc)
+    if not stat.S_ISREG(st.st_mode):
+        raise BadSpecFile(f"'{p}' is not a regular file (a FIFO, socket or device); a spec is a text file",
+                          loc)
+    try:
+        with open(p, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadSpecFile(f"cannot read spec '{p}': {e.strerror or e}", loc) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise BadSpecFile(f"'{p}' is not UTF-8 text: byte 0x{data[e.start]:02x} at line {line}, byte {col} "
+                          f"cannot be decoded", Loc(str(p), line, col)) from None
+
+
+def parse_file(path: str | Path) -> S.Spec:
+    return parse(read_spec(path), str(Path(path)))

@@ -7,15 +7,23 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
+import hashlib
+import importlib.metadata
+import json
+import keyword
 import os
+import stat
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import __version__, ir, parse, targets
 from . import check as check_mod
 from . import emit as emit_mod
-from . import ir, parse, targets
-from .errors import RedgenError
+from .errors import BadOpName, BadOutput_, BadSpecFile, DuplicateOp, Loc, RedgenError, source_lines
 from .plan import Plan
 from .verify import Certificate, prove
 
@@ -73,15 +81,17 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
 
 
 def spec_files(arg: str | Path) -> list[Path]:
-    """A spec file, or every *.red in a directory (sorted)."""
+    """A spec file, or every *.red in a directory (sorted). Entries of a directory that are
+    not regular files (a directory named x.red, a FIFO) are kept: reading them gives the
+    coded BadSpecFile that names them, instead of being skipped without a word."""
     p = Path(arg)
     if p.is_dir():
         found = sorted(p.glob("*.red"))
         if not found:
-            raise RedgenError(f"no .red specs in directory '{p}'")
+            raise BadSpecFile(f"no .red specs in directory '{p}'", Loc(str(p), 1, 1))
         return found
-    if not p.exists():
-        raise RedgenError(f"no such spec file or directory: '{p}'")
+    if not os.path.lexists(p):
+        raise BadSpecFile(f"no such spec file or directory: '{p}'", Loc(str(p), 1, 1))
     return [p]
 
 
@@ -91,9 +101,249 @@ def module_path(out: Path, target: str, op: str) -> Path:
 
 def committed_certificate(path: Path) -> dict | None:
     """The CERTIFICATE literal of a generated module, read without importing it."""
-    if not path.exists():
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):  # absent, unreadable or not Python: nothing to reuse
         return None
-    for node in ast.parse(path.read_text()).body:
+    for node in tree.body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["CERTIFICATE"]:
-            return ast.literal_eval(node.value)
+            try:
+                value = ast.literal_eval(node.value)
+            except (ValueError, SyntaxError, RecursionError):
+                return None
+            return value if isinstance(value, dict) else None
     return None
+
+
+# --- `redgen build`: every spec tried, reuse of empirical records, progress (issue 14) ----------
+
+# What a reused record says about itself, in the certificate: the one rule under which
+# redgen takes a record instead of running the interpreter again.
+REUSE_RULE = ("reused by `redgen build` only for byte-identical kernel source (kernel_sha256: the module "
+              "without this record) under the same redgen, triton and torch; `--fresh` runs it again")
+
+
+def versions() -> dict[str, str]:
+    """The versions an empirical record is valid for (read from package metadata: no import)."""
+    out = {"redgen": __version__}
+    for dist in ("triton", "torch"):
+        try:
+            out[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            out[dist] = "absent"
+    return out
+
+
+def kernel_key(plan: Plan, cert: Certificate) -> str:
+    """sha256 of the module emitted with a placeholder record, and of the versions: two builds
+    with the same key run the very same kernels under the very same interpreter."""
+    source = emit_mod.emit(plan, cert.with_empirical({"status": "pending"}))
+    payload = json.dumps({"source": source, "versions": versions()}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def cache_dir() -> Path:
+    """Where passed records are kept by key: $REDGEN_CACHE, else ~/.cache/redgen/empirical."""
+    env = os.environ.get("REDGEN_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "redgen" / "empirical"
+
+
+def _cached_record(key: str) -> dict | None:
+    try:
+        record = json.loads((cache_dir() / f"{key}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and record.get("kernel_sha256") == key else None
+
+
+def _cache_record(record: dict) -> None:
+    """Best effort: a cache that cannot be written only costs a rerun next time."""
+    try:
+        d = cache_dir()
+        d.mkdir(parents=True, exist_ok=True)
+        from .export import write_atomic
+
+        write_atomic(d / f"{record['kernel_sha256']}.json", json.dumps(record, sort_keys=True) + "\n")
+    except (OSError, RedgenError):
+        pass
+
+
+def spec_label(spec: Path, root: Path) -> str:
+    """The spec path a certificate records: relative to `root` (the directory holding the
+    generated package, i.e. the repository), whatever the working directory."""
+    return Path(os.path.relpath(spec.resolve(), root.resolve())).as_posix()
+
+
+@dataclass
+class Outcome:
+    """One spec of a build: what happened at each stage."""
+
+    path: Path
+    target: str
+    op: str = "?"
+    stage: str = "parse"  # the last stage reached
+    built: Built | None = None
+    error: RedgenError | None = None
+    empirical: str = ""  # "ran 41.2 s", "reused (committed module)", "skipped"
+    seconds: float = 0.0
+    key: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+Progress = Callable[[str], None]
+
+
+def _reusable(record, key: str) -> bool:
+    return isinstance(record, dict) and record.get("status") == "passed" and record.get("kernel_sha256") == key
+
+
+def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "auto",
+              reuse_committed: bool = False, progress: Progress = lambda _: None,
+              jobs: int | None = None) -> list[Outcome]:
+    """Check, plan, prove and emit every spec (each is tried; a failure is recorded in its
+    Outcome, never raised), then run the interpreter check on those that need it.
+
+    `empirical`: "auto" reuses a passed record of byte-identical kernel source (the
+    committed module's own, then the cache) and runs the rest; "fresh" runs every one;
+    "skip" records that it was skipped. `reuse_committed` (build --check --reuse-empirical)
+    takes the committed module's record whatever its key (the comparison of the whole
+    source that --check makes catches any change).
+    """
+    t0 = time.monotonic()
+    root = out.resolve().parent
+    outcomes = [Outcome(p, target) for p in paths]
+    plans: dict[int, Plan] = {}
+    certs: dict[int, Certificate] = {}
+
+    def say(o: Outcome, what: str) -> None:
+        progress(f"[{time.monotonic() - t0:6.1f}s] {target} {o.path}: {what}")
+
+    for i, o in enumerate(outcomes):
+        start = time.monotonic()
+        try:
+            op = check_spec(o.path)
+            o.op, o.stage = op.name, "check"
+            check_op_name(op, out, target)
+            plan = targets.planner(target)(op)
+            plan = dataclasses.replace(plan, op=dataclasses.replace(plan.op, path=spec_label(o.path, root)))
+            o.stage = "plan"
+            certs[i] = prove(plan)
+            plans[i] = plan
+            o.stage = "prove"
+            say(o, f"proved (op {op.name}; depends on {', '.join(certs[i].depends_on) or 'nothing'})")
+        except RedgenError as e:
+            o.error = e
+            say(o, f"FAILED at {o.stage}: error[{e.code}]")
+        o.seconds += time.monotonic() - start
+    _duplicates(outcomes)
+
+    runs: list[int] = []
+    for i in plans:
+        o = outcomes[i]
+        if o.error:
+            continue
+        o.key = kernel_key(plans[i], certs[i])
+        committed = committed_certificate(module_path(out, target, o.op)) or {}
+        record = committed.get("empirical")
+        if empirical == "skip":
+            o.extra["record"], o.empirical = {"status": "skipped (--no-empirical)"}, "skipped"
+        elif reuse_committed and isinstance(record, dict):
+            o.extra["record"], o.empirical = record, "reused (committed module, --reuse-empirical)"
+        elif empirical == "auto" and _reusable(record, o.key):
+            o.extra["record"], o.empirical = record, "reused (committed module: same kernel source)"
+        elif empirical == "auto" and (cached := _cached_record(o.key)):
+            o.extra["record"], o.empirical = cached, "reused (cache: same kernel source)"
+        else:
+            runs.append(i)
+            continue
+        say(o, f"empirical {o.empirical}")
+
+    if runs:
+        from .empirical import run_empirical
+
+        def run(i: int) -> tuple[dict | RedgenError, float]:
+            start = time.monotonic()
+            say(outcomes[i], "empirical: running the kernels under the triton interpreter ...")
+            try:
+                record = run_empirical(plans[i], emit_mod.emit(plans[i], certs[i]))
+            except RedgenError as e:
+                return e, time.monotonic() - start
+            return record, time.monotonic() - start
+
+        workers = jobs or max(1, min(len(runs), os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for i, (result, secs) in zip(runs, pool.map(run, runs), strict=True):
+                o = outcomes[i]
+                o.seconds += secs
+                o.stage = "empirical"
+                if isinstance(result, RedgenError):
+                    o.error, o.empirical = result, f"FAILED ({secs:.1f} s)"
+                    say(o, f"empirical FAILED: error[{result.code}]")
+                    continue
+                record = {**result, "kernel_sha256": o.key, "versions": versions(), "reuse": REUSE_RULE}
+                _cache_record(record)
+                o.extra["record"], o.empirical = record, f"ran ({secs:.1f} s)"
+                say(o, f"empirical passed in {secs:.1f} s")
+
+    for i, plan in plans.items():
+        o = outcomes[i]
+        if o.error:
+            continue
+        cert = certs[i].with_empirical(o.extra["record"])
+        o.built = Built(plan.op, plan, cert, emit_mod.emit(plan, cert))
+        o.stage = "emit"
+    return outcomes
+
+
+def check_op_name(op: ir.Op, out: Path, target: str) -> None:
+    """An op name must make a module file that imports: BadOpName (at the op line) if not."""
+    name = op.name
+    where = Loc(op.path, 1, 1)
+    for n, line in enumerate(source_lines(op.source), 1):
+        words = line.split("#")[0].split()
+        if words[:2] == ["op", name]:
+            where = Loc(op.path, n, line.index(name, line.index("op") + 2) + 1)
+            break
+    if name.startswith("_"):
+        raise BadOpName(f"op name '{name}' starts with '_': such module names are reserved "
+                        f"(__init__, private helpers) and are not listed by redgen.load", where, op.source)
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        raise BadOpName(f"op name '{name}' is a Python keyword: `from generated.{target} import {name}` "
+                        f"could not be written", where, op.source)
+    limit = 255
+    probe = next((d for d in (out / target, out, out.parent) if d.is_dir()), None)
+    if probe is not None:
+        try:
+            limit = os.pathconf(probe, "PC_NAME_MAX")
+        except (OSError, ValueError):
+            pass
+    # the module file and the temp file it is written through (".<name>.py.<random>.tmp")
+    if len(f".{name}.py.xxxxxxxx.tmp".encode()) > limit:
+        raise BadOpName(f"op name '{name[:20]}...' ({len(name)} characters) is too long for a file name "
+                        f"here (at most {limit} bytes with the temp file's affixes)", where, op.source)
+
+
+def _duplicates(outcomes: list[Outcome]) -> None:
+    """Two specs of one build with the same op would write one module: both fail, naming each other."""
+    by_op: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        if not o.error:
+            by_op.setdefault(o.op, []).append(o)
+    for op, same in by_op.items():
+        if len(same) > 1:
+            for o in same:
+                others = ", ".join(str(x.path) for x in same if x is not o)
+                o.error = DuplicateOp(f"op '{op}' is also defined by {others}: both would write "
+                                      f"{op}.py; rename one", Loc(str(o.path), 1, 1))
+
+
+def check_out_dir(out: Path, target: str) -> None:
+    """`--out` must be (or become) a writable directory: BadOutput_ naming the path if not."""
+    for d in (out, out / target):
+        if os.path.lexists(d) and not d.is_dir():
+            raise BadOutput_(f"output path '{d}' exists and is not a directory", Loc(str(d), 1, 1))
+    existing = next((d for d in (out / target, out, *out.resolve().parents) if d.is_dir()), None)
+    if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
+        raise BadOutput_(f"output directory '{existing}' is not writable", Loc(str(existing), 1, 1))
