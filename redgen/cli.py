@@ -18,8 +18,7 @@ from pathlib import Path
 from . import __version__, targets
 from .errors import Loc, RedgenError, StaleCertificate, UnknownTarget, UsageError
 from .export import package_files, write_set
-from .pipeline import build_all, build_spec, check_out_dir, check_spec, module_path, plan_spec, spec_files
-from .verify import prove
+from .pipeline import build_all, build_spec, check_out_dir, check_spec, module_path, plan_spec, prove_plan, spec_files
 
 
 class _Parser(argparse.ArgumentParser):
@@ -178,7 +177,7 @@ def recheck_module(path: Path, root: Path) -> dict:
                     f"certificate says {embedded['spec_sha256'][:12]}...)",
                     Loc(str(path), _line_of(text, "# spec sha256:"), 1))
     try:
-        fresh = prove(plan_spec(spec, embedded["target"])).to_dict()
+        fresh = prove_plan(plan_spec(spec, embedded["target"])).to_dict()
     except RedgenError as e:
         print(e.render(), file=sys.stderr)
         raise stale(f"its spec {embedded['spec']} no longer verifies for target {embedded['target']} "

@@ -73,7 +73,8 @@ def write_set(files: dict[Path, str]) -> dict[Path, bool]:
         for path in todo:
             old = _current(path) if path.exists() else None
             try:
-                os.replace(temps.pop(path), path)
+                os.replace(temps[path], path)
+                del temps[path]
             except OSError as e:
                 _rollback(done)
                 raise _fail(path, e) from None

@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import syntax as S
 from .errors import BadLiteral, BadSpecFile, Loc, SyntaxError_, TooDeep, UnexpectedEnd, source_lines
@@ -198,7 +198,12 @@ def parse(source: str, path: str = "<spec>") -> S.Spec:
     _check_depth(tree, path, source)
     op_name = tree.children[0]
     stmts = tree.children[1:]
-    spec_tree = _ToSyntax(path, source).transform(Tree("start", [op_name, *stmts]))
+    try:
+        spec_tree = _ToSyntax(path, source).transform(Tree("start", [op_name, *stmts]))
+    except VisitError as err:  # Lark wraps what a rule raises: a BadLiteral is ours to report
+        if isinstance(err.orig_exc, BadLiteral):
+            raise err.orig_exc from None
+        raise
     name, *body = spec_tree.children
     return S.Spec(path=path, source=source, name=name, stmts=tuple(body))
 

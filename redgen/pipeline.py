@@ -23,7 +23,7 @@ from pathlib import Path
 from . import __version__, ir, parse, targets
 from . import check as check_mod
 from . import emit as emit_mod
-from .errors import BadOpName, BadOutput_, BadSpecFile, DuplicateOp, Loc, RedgenError, source_lines
+from .errors import BadExpr, BadOpName, BadOutput_, BadSpecFile, DuplicateOp, Loc, RedgenError, source_lines
 from .plan import Plan
 from .verify import Certificate, prove
 
@@ -60,7 +60,7 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
     """build_spec for several specs: proofs in this thread (z3 is not thread-safe),
     the interpreter runs (subprocesses) side by side, one per core."""
     plans = [plan_spec(p, target) for p in paths]
-    certs = [prove(plan) for plan in plans]
+    certs = [prove_plan(plan) for plan in plans]
     runs = [i for i, e in enumerate(empirical) if e is True]
     records: dict[int, dict] = {}
     if runs:
@@ -78,6 +78,18 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
         cert = cert.with_empirical(record)
         built.append(Built(plan.op, plan, cert, emit_mod.emit(plan, cert)))
     return built
+
+
+def prove_plan(plan: Plan) -> Certificate:
+    """verify.prove, with a schedule expression that divides by zero at some shape (say
+    `cdiv(4096, M - M)`, which only folds to a division by zero once M is substituted)
+    reported as the coded BadExpr at its spec location instead of a ZeroDivisionError."""
+    try:
+        return prove(plan)
+    except ZeroDivisionError as e:
+        loc = plan.op.schedule.loc("split_value") or plan.op.schedule.loc("split")
+        raise BadExpr(f"a schedule expression divides by zero at some shapes ({e}); "
+                      f"every divisor must be positive for every size", loc, plan.op.source) from None
 
 
 def spec_files(arg: str | Path) -> list[Path]:
@@ -229,7 +241,7 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
             plan = targets.planner(target)(op)
             plan = dataclasses.replace(plan, op=dataclasses.replace(plan.op, path=spec_label(o.path, root)))
             o.stage = "plan"
-            certs[i] = prove(plan)
+            certs[i] = prove_plan(plan)
             plans[i] = plan
             o.stage = "prove"
             say(o, f"proved (op {op.name}; depends on {', '.join(certs[i].depends_on) or 'nothing'})")

@@ -28,6 +28,7 @@ import io
 import json
 import os
 import random
+import re
 import signal
 import stat
 import sys
@@ -42,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from redgen import check, emit, parse, targets  # noqa: E402
 from redgen.errors import RedgenError, source_lines  # noqa: E402
-from redgen.verify import prove  # noqa: E402
+from redgen.pipeline import prove_plan as prove  # noqa: E402
 
 BREAKS = ["\r", "\x0c", "\x0b", "\x85", "\u2028", "\u2029", "\r\n", "\x1c", "\x1d", "\x1e"]
 WORDS = ["op", "in", "out", "param", "acc", "reduce", "tile", "split", "warps", "cores", "layout",
@@ -70,7 +71,7 @@ def corpus() -> list[str]:
 # --- inputs ------------------------------------------------------------------------------
 def mutate(text: str, rng: random.Random) -> str:
     for _ in range(rng.randint(1, 4)):
-        kind = rng.randrange(11)
+        kind = rng.randrange(12)
         i = rng.randrange(len(text) + 1)
         j = min(len(text), i + rng.randint(1, 12))
         if kind == 0:
@@ -106,6 +107,11 @@ def mutate(text: str, rng: random.Random) -> str:
             at = text.find("= ", i)
             if at >= 0:
                 text = text[: at + 2] + " + ".join(["x"] * rng.choice([10, 200, 3000])) + text[at + 2 :]
+        elif kind == 10:  # one number of the spec replaced by an odd one
+            spans = [m.span() for m in re.finditer(r"\d+(\.\d*)?([eE][-+]?\d+)?", text)]
+            if spans:
+                a, b = rng.choice(spans)
+                text = text[:a] + rng.choice(NUMBERS) + text[b:]
         else:
             text = text.replace("\n", rng.choice(BREAKS))
     return text
@@ -150,7 +156,8 @@ def generate(rng: random.Random) -> str:
     if rng.random() < 0.6:
         kind = rng.choice(["fixed_size", "fixed_count"])
         val = rng.choice(["4096", "1024", "0", "N / 0", "cdiv(N, 0)", "M", "cores", "N / M", "cdiv(N, 4)",
-                          "cores / M", "4611686018427387904", "max(N, 1)", "N - N"])
+                          "cores / M", "4611686018427387904", "max(N, 1)", "N - N", "cdiv(4096, M - M)",
+                          "N / (M - M)", "4096 / (K - 1)", "cdiv(N, cores - cores)", "min(M, 0) + 1"])
         lines.append(f"split N {kind} {val}")
     if rng.random() < 0.5:
         lines.append(f"warps {rng.choice([1, 2, 4, 8, 16, 32, 3, 64])}")

@@ -1,0 +1,7 @@
+# expect: E003 at 4:15
+op big
+in x[M, N] : f32
+param scale = 1e300 * 1e300
+out y[M] : like x
+reduce N: s = sum(x)
+y = s * scale

@@ -1,0 +1,231 @@
+"""Issue 13/14: generated launchers take arguments as torch does (same exception types),
+never drop a gradient silently, refuse sizes their int32 arithmetic cannot hold before
+launching, and keep the interpreter's numpy warnings to themselves; batch-invariant
+mode routes var/std/argmax/argmin.
+
+The modules are built from the current templates into a temp dir (no interpreter check),
+so these tests follow the templates, not the committed generated/.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"
+
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import warnings  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+import redgen  # noqa: E402
+from redgen.cli import main  # noqa: E402
+from tests.tolerances import TOLERANCE  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+F32 = TOLERANCE[torch.float32]
+OPS = ("mean", "sum", "layer_norm", "rms_norm", "softmax", "argmax", "var", "logsumexp")
+
+
+@pytest.fixture(scope="module")
+def gen(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("gen")
+    for op in OPS:
+        assert main(["build", str(ROOT / "specs" / f"{op}.red"), "--target", "cuda", "--out", str(out),
+                     "--no-empirical", "-q"]) == 0
+    return out
+
+
+def _fn(gen: Path, op: str):
+    return redgen.load(op, "cuda", root=gen)
+
+
+def _x(*shape):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(0))
+
+
+# --- dim / keepdim / params ------------------------------------------------------------
+@pytest.mark.parametrize("bad", [1.0, True, [1.0], (True,), "1"])
+def test_dim_of_another_type_is_refused_even_after_a_cached_call(gen, bad):
+    mean = _fn(gen, "mean")
+    x = _x(3, 5)
+    mean(x, 1)  # the shape cache now holds dim=1
+    with pytest.raises(TypeError):
+        torch.mean(x, bad)
+    with pytest.raises(TypeError):
+        mean(x, bad)
+
+
+def test_numpy_and_tensor_ints_are_dims_like_in_torch(gen):
+    np = pytest.importorskip("numpy")
+    mean = _fn(gen, "mean")
+    x = _x(3, 5)
+    assert torch.equal(mean(x, np.int64(1)), mean(x, 1))
+
+
+@pytest.mark.parametrize("keepdim", ["yes", 1, None])
+def test_keepdim_must_be_a_bool(gen, keepdim):
+    with pytest.raises(TypeError):
+        torch.sum(_x(3, 5), 1, keepdim=keepdim)
+    with pytest.raises(TypeError):
+        _fn(gen, "sum")(_x(3, 5), 1, keepdim=keepdim)
+
+
+def test_params_as_torch_takes_them(gen):
+    ln = _fn(gen, "layer_norm")
+    x, w, b = _x(4, 8), _x(8), _x(8)
+    with pytest.raises(TypeError):
+        torch.nn.functional.layer_norm(x, (8,), w, b, eps="1e-5")
+    with pytest.raises(TypeError):
+        ln(x, w, b, eps="1e-5")
+    with pytest.raises(TypeError):
+        ln(x, w, b, eps=[1e-5])
+    # None is the default, as torch's optional eps
+    assert torch.equal(ln(x, w, b, eps=None)[0], ln(x, w, b)[0])
+    assert torch.equal(ln(x, w, b, eps=1)[0], ln(x, w, b, eps=1.0)[0])
+
+
+def test_weight_of_another_dtype_is_a_runtime_error_like_torch(gen):
+    x, w, b = _x(4, 8), _x(8).half(), _x(8)
+    with pytest.raises(RuntimeError):
+        torch.nn.functional.layer_norm(x, (8,), w, b)
+    with pytest.raises(RuntimeError):
+        _fn(gen, "layer_norm")(x, w, b)
+    with pytest.raises(RuntimeError):
+        _fn(gen, "rms_norm")(x, w)
+
+
+def test_none_weight_and_bias_compute_like_torch(gen):
+    x = _x(4, 8)
+    rtol = atol = F32
+    y = _fn(gen, "layer_norm")(x, None, None)[0]
+    torch.testing.assert_close(y, torch.nn.functional.layer_norm(x, (8,)), rtol=rtol, atol=atol)
+    y = _fn(gen, "rms_norm")(x, None)
+    torch.testing.assert_close(y, torch.nn.functional.rms_norm(x, (8,)), rtol=rtol, atol=atol)
+    # exactly a weight of ones and a bias of zeros
+    ones, zeros = torch.ones(8), torch.zeros(8)
+    assert torch.equal(_fn(gen, "layer_norm")(x, None, None)[0], _fn(gen, "layer_norm")(x, ones, zeros)[0])
+
+
+# --- autograd ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("op", ["mean", "softmax", "layer_norm"])
+def test_a_direct_call_never_drops_a_gradient(gen, op):
+    fn = _fn(gen, op)
+    x = _x(3, 8).requires_grad_()
+    args = (x, None, None) if op == "layer_norm" else (x,)
+    with pytest.raises(RuntimeError, match="requires grad"):
+        fn(*args, dim=1) if op != "layer_norm" else fn(*args)
+    with torch.no_grad():  # inference: fine
+        fn(*args, dim=1) if op != "layer_norm" else fn(*args)
+
+
+def test_batch_invariant_mode_keeps_torchs_gradients():
+    x = _x(3, 8).double().float().requires_grad_()
+    with redgen.batch_invariant():
+        y = torch.nn.functional.layer_norm(x, (8,))
+        assert y.grad_fn is not None
+        (g,) = torch.autograd.grad((y * torch.arange(8.0)).sum(), x)
+    x2 = x.detach().clone().requires_grad_()
+    (g2,) = torch.autograd.grad((torch.nn.functional.layer_norm(x2, (8,)) * torch.arange(8.0)).sum(), x2)
+    torch.testing.assert_close(g, g2, rtol=F32, atol=F32)
+
+
+def test_batch_invariant_mode_gradcheck_of_log_softmax():
+    x = _x(2, 6).double().requires_grad_()
+
+    def f(t):
+        # float64 falls back to torch inside the mode: gradcheck runs the f32 kernel on a cast
+        return torch.log_softmax(t.float(), 1).double()
+
+    with redgen.batch_invariant(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert torch.autograd.gradcheck(f, (x,), eps=1e-3, atol=1e-3, rtol=1e-2)
+
+
+# --- sizes -------------------------------------------------------------------------------------
+def test_sizes_beyond_int32_are_refused_before_any_launch(gen):
+    mod = redgen.loader.load_module("sum", "cuda", root=gen)
+    with pytest.raises(ValueError, match="int32"):
+        mod._check_size("sum", 1, 2**31, 1)
+    with pytest.raises(ValueError, match="int32"):
+        mod._check_size("sum", 2**16, 8, 2**15)
+    mod._check_size("sum", 1, 2**31 - 1, 1)
+    # a (1, 2**31) tensor, without allocating 8 GB: an expanded view
+    x = torch.zeros(1).expand(1, 2**31)
+    with pytest.raises(ValueError, match="int32"):
+        mod.sum(x, 1)
+
+
+def test_more_chunks_than_grid_axis_1_takes_the_fused_path(gen, monkeypatch):
+    mod = redgen.loader.load_module("sum", "cuda", root=gen)
+    x = _x(2, 9000)  # 3 chunks of 4096, 2 rows: the split path
+    split = mod.sum(x, 1)
+    monkeypatch.setattr(mod, "_MAX_GRID_1", 2)  # as if 3 chunks were more than CUDA's 65535
+    fused = mod.sum(x, 1)
+    monkeypatch.setattr(mod, "SPLIT_BELOW", 0)
+    assert torch.equal(split, fused) and torch.equal(fused, mod.sum(x, 1))
+
+
+# --- interpreter warnings ------------------------------------------------------------------------
+def test_interpreter_runtime_warnings_do_not_leak(gen):
+    x = torch.tensor([[1e30, -1e30, float("inf")], [0.0, 0.0, 0.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _fn(gen, "logsumexp")(x, 1)
+        _fn(gen, "softmax")(torch.full((2, 3), float("-inf")), 1)
+        _fn(gen, "layer_norm")(torch.empty(2, 0), None, None)
+
+
+# --- routing (committed modules) ------------------------------------------------------------------
+@pytest.mark.parametrize("fn, aten, rowwise", [
+    (lambda x: torch.var(x, 1), "var.correction", True),
+    (lambda x: torch.var(x, 1, correction=0, keepdim=True), "var.correction", True),
+    (lambda x: torch.std(x, (0, 1)), "std.correction", False),
+    (lambda x: torch.argmax(x, 1), "argmax.default", True),
+    (lambda x: torch.argmin(x), "argmin.default", False),
+])
+def test_var_std_argmax_argmin_are_routed(fn, aten, rowwise):
+    from redgen import mode
+
+    x = _x(5, 33)
+    want = fn(x)
+    with redgen.batch_invariant(strict=True):
+        n = mode.call_counts()[aten]
+        got = fn(x)
+        assert mode.call_counts()[aten] == n + 1
+        assert any(r[0] == aten for r in mode.routes())
+        if rowwise:  # bitwise: row 0 alone gets the bits it gets in a batch of 5
+            assert torch.equal(fn(x[:1]), got[:1])
+    if got.dtype == torch.int64:
+        assert torch.equal(got, want)
+    else:
+        torch.testing.assert_close(got, want, rtol=F32, atol=F32)
+
+
+def test_layer_norm_statistics_like_torch_on_empty_and_inf_rows():
+    for x in (torch.empty(2, 0), torch.tensor([[1.0, float("inf"), 2.0], [1.0, 2.0, 3.0]])):
+        want = torch.ops.aten.native_layer_norm(x, list(x.shape[1:]), None, None, 1e-5)
+        with redgen.batch_invariant(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = torch.ops.aten.native_layer_norm(x, list(x.shape[1:]), None, None, 1e-5)
+        for g, w in zip(got, want, strict=True):
+            torch.testing.assert_close(g, w, equal_nan=True)
+
+
+# --- torch.ops.redgen with None weight/bias (a fresh process: registration is global) -------------
+def test_custom_op_layer_norm_with_none_weight_and_bias(gen):
+    code = (
+        "import torch, redgen.torch_ops\n"
+        "x = torch.randn(3, 8)\n"
+        "y = torch.ops.redgen.layer_norm(x, None, None, [-1])\n"
+        "ref = torch.nn.functional.layer_norm(x, (8,))\n"
+        "assert torch.allclose(y[0], ref, atol=1e-5), (y[0] - ref).abs().max()\n"
+        "print('ok')\n"
+    )
+    env = {**os.environ, "TRITON_INTERPRET": "1", "REDGEN_GENERATED": str(gen),
+           "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])}
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stderr[-2000:]
