@@ -20,7 +20,10 @@ reduced dims; the ops in SAME_SHAPE (softmax, norms) keep the input shape; the o
 in INDEX return int64 indices. An op with outputs over the reduce axis (softmax,
 the norms: `op(x, [w, b,] dim=-1, *, params..., dtype=None)`) lists what it returns
 in its module's OUTPUTS; one with several outputs (layer_norm: y, mean, rstd) gets a
-tuple schema. No autograd formula is registered (inference use).
+tuple schema. The shipped ops get torch's gradients (TORCH_REFS: the backward is the
+gradient of torch's own op at the same inputs, recomputed in backward; the forward bits
+stay redgen's); an op without an entry there raises when a backward reaches it, so a
+gradient is never dropped silently.
 """
 
 from __future__ import annotations
@@ -97,6 +100,87 @@ def _reduced_shape(x: torch.Tensor, dim: Any, keepdim: bool) -> list[int]:
     return [1 if i in dims else s for i, s in enumerate(x.shape) if keepdim or i not in dims]
 
 
+def _all_dims(x: torch.Tensor, dim: Any) -> list[int]:
+    return list(range(x.ndim)) if dim is None or len(dim) == 0 else [int(d) for d in dim]
+
+
+def _norm_shape(x: torch.Tensor, dim: Any) -> list[int]:
+    dims = sorted(d % x.ndim for d in _all_dims(x, dim))
+    if dims != list(range(x.ndim - len(dims), x.ndim)):
+        raise RuntimeError(f"redgen: the backward of a norm over dims {dims} of a {x.ndim}-d tensor needs trailing "
+                           f"dims (torch's normalized_shape)")
+    return [x.shape[d] for d in dims]
+
+
+def _layer_norm_ref(a: dict) -> tuple[torch.Tensor, ...]:
+    x, dims = a["x"], _all_dims(a["x"], a["dim"])
+    shape = _norm_shape(x, a["dim"])
+    y = torch.nn.functional.layer_norm(x, shape, a["w"], a["b"], a["eps"])
+    xf = x.float()
+    mean = xf.mean(dims, keepdim=True)
+    rstd = torch.rsqrt(xf.var(dims, correction=0, keepdim=True) + a["eps"])
+    return y.to(a["dtype"] or x.dtype), mean, rstd
+
+
+# torch's own op for each shipped generated op, on the launcher's arguments by name
+# (dim as the schema's list): what the backward differentiates.
+TORCH_REFS: dict[str, Callable[[dict], Any]] = {
+    "mean": lambda a: torch.mean(a["x"], a["dim"] or None, a["keepdim"], dtype=a["dtype"]),
+    "sum": lambda a: torch.sum(a["x"], a["dim"] or None, a["keepdim"], dtype=a["dtype"]),
+    "amax": lambda a: torch.amax(a["x"], a["dim"] or (), a["keepdim"]).to(a["dtype"] or a["x"].dtype),
+    "amin": lambda a: torch.amin(a["x"], a["dim"] or (), a["keepdim"]).to(a["dtype"] or a["x"].dtype),
+    "logsumexp": lambda a: torch.logsumexp(a["x"], _all_dims(a["x"], a["dim"]), a["keepdim"]).to(
+        a["dtype"] or a["x"].dtype),
+    "var": lambda a: torch.var(a["x"], a["dim"] or None, correction=a["correction"], keepdim=a["keepdim"]).to(
+        a["dtype"] or a["x"].dtype),
+    "std": lambda a: torch.std(a["x"], a["dim"] or None, correction=a["correction"], keepdim=a["keepdim"]).to(
+        a["dtype"] or a["x"].dtype),
+    "softmax": lambda a: torch.softmax(a["x"], int(a["dim"][0]), dtype=a["dtype"]),
+    "log_softmax": lambda a: torch.log_softmax(a["x"], int(a["dim"][0]), dtype=a["dtype"]),
+    "rms_norm": lambda a: torch.nn.functional.rms_norm(a["x"], _norm_shape(a["x"], a["dim"]), a["w"],
+                                                       a["eps"]).to(a["dtype"] or a["x"].dtype),
+    "layer_norm": _layer_norm_ref,
+}
+
+
+def _register_autograd(cop: Any, op: str, sig: inspect.Signature) -> None:
+    """Backward = the gradient of TORCH_REFS[op] at the saved inputs (torch's formula)."""
+    ref = TORCH_REFS[op]
+    positional = [n for n, p in sig.parameters.items() if p.kind is not p.KEYWORD_ONLY]
+    has_kw = len(positional) < len(sig.parameters)
+
+    def setup(ctx: Any, inputs: tuple, keyword_only_inputs: dict, output: Any) -> None:
+        kw = keyword_only_inputs
+        tensors = [i for i, v in enumerate(inputs) if isinstance(v, torch.Tensor)]
+        ctx.slots = tensors
+        ctx.args = {n: (None if i in tensors else inputs[i]) for i, n in enumerate(positional)}
+        ctx.kw = dict(kw)
+        ctx.save_for_backward(*(inputs[i] for i in tensors))
+
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        a = {**{n: ctx.kw.get(n, p.default) for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY},
+             **ctx.args}
+        leaves = {}
+        with torch.enable_grad():
+            for i, t in zip(ctx.slots, ctx.saved_tensors, strict=True):
+                leaf = t.detach().requires_grad_(bool(ctx.needs_input_grad[i]))
+                a[positional[i]] = leaf
+                if ctx.needs_input_grad[i]:
+                    leaves[i] = leaf
+            outs = ref(a)
+            outs = outs if isinstance(outs, tuple) else (outs,)
+            pairs = [(o, g) for o, g in zip(outs, grads, strict=True) if g is not None and o.requires_grad]
+            got = torch.autograd.grad([o for o, _ in pairs], list(leaves.values()), [g for _, g in pairs],
+                                      allow_unused=True) if pairs and leaves else [None] * len(leaves)
+        by_slot = dict(zip(leaves, got, strict=True))
+        return tuple(by_slot.get(i) for i in range(len(positional)))
+
+    if has_kw:
+        cop.register_autograd(backward, setup_context=setup)
+    else:
+        cop.register_autograd(backward, setup_context=lambda ctx, inputs, output: setup(ctx, inputs, {}, output))  # noqa: E501
+
+
 def _make(op: str, fn: Callable[..., Any]) -> Any:
     sig = inspect.signature(fn)
     int_dim = isinstance(sig.parameters.get("dim", inspect.Parameter("d", inspect.Parameter.KEYWORD_ONLY)).default,
@@ -134,6 +218,8 @@ def _make(op: str, fn: Callable[..., Any]) -> Any:
 
     cop = torch.library.custom_op(f"redgen::{op}", impl, mutates_args=(), schema=schema_of(fn))
     cop.register_fake(fake)
+    if op in TORCH_REFS:
+        _register_autograd(cop, op, sig)
     return cop
 
 
