@@ -74,10 +74,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args) -> int:
-    for path in spec_files(args.specs):
-        op = check_spec(path)
+    """Every spec is checked (a directory reports all its failures); exit 1 if any failed."""
+    paths = spec_files(args.specs)
+    failed = 0
+    for path in paths:
+        try:
+            op = check_spec(path)
+        except RedgenError as e:
+            print(e.render(), file=sys.stderr)
+            failed += 1
+            continue
         print(f"{path}: ok (op {op.name}, reduce {op.reduce_axis}, {len(op.reductions)} reduction(s))")
-    return 0
+    if failed and len(paths) > 1:
+        print(f"redgen: {failed} of {len(paths)} spec(s) failed the check", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def _verify(args) -> int:
