@@ -33,6 +33,7 @@ class _Checker:
         self.acc: str | None = None
         self.names: dict[str, str] = {}  # name -> kind, one namespace for all values
         self.stage_of: dict[str, int] = {}  # reduction/local name -> stage it is available after
+        self.local_depth: dict[str, int] = {}  # local name -> length of the chain of locals it ends
         self.tiles: dict[str, sym.SExpr] = {}
         self.split: ir.Split | None = None
         self.cores: int | None = 40
@@ -81,6 +82,15 @@ class _Checker:
                 known = set(self.names) | set(self.axes)
                 hint = " (outputs are written, not read)" if kind == "output" else did_you_mean(e.id, known)
                 self.fail(err.UnknownName, f"unknown name '{e.id}'{hint}", e.pos)
+            if kind == "local" and not self._reads_data(self._local(e.id).expr):
+                # A local of sizes, parameters and literals alone (`r = rsqrt(3 / N + eps)`) has no
+                # per-row value for a kernel to hold: it is used inline, as written (issue 13).
+                inline = self._local(e.id).expr
+                size, depth = _size_depth(inline)
+                if size > 10_000 or depth > 100:
+                    self.fail(err.TooDeep, f"'{e.id}' expands to an expression of {size} nodes nested {depth} "
+                              "deep when used inline (it reads no reduction or input); simplify it", e.pos)
+                return inline
             if kind == "reduce" and self._reduction(e.id).combiner in ir.ARG_COMBINERS:
                 comb = self._reduction(e.id).combiner
                 self.fail(err.IndexMisuse, f"'{e.id}' is the index {comb} yields, not a value: it can only be "
@@ -112,6 +122,13 @@ class _Checker:
 
     def _reduction(self, name: str) -> ir.Reduction:
         return next(r for r in self.reductions if r.name == name)
+
+    def _reads_data(self, e: ir.E) -> bool:
+        """Whether `e` reads a reduction or an input, through locals."""
+        for r in ir.refs(e):
+            if r.kind in ("input", "reduce") or (r.kind == "local" and self._reads_data(self._local(r.name).expr)):
+                return True
+        return False
 
     def _index_ref(self, e: S.Expr) -> ir.Ref | None:
         """`e` as the bare name of an argmax/argmin reduction, else None."""
@@ -245,8 +262,18 @@ class _Checker:
         if self.names.get(name) == "output":
             if name in self.out_exprs:
                 self.fail(err.DuplicateName, f"output '{name}' is assigned twice", st.name.pos)
+            if not self._reads_data(e):  # issue 13: a constant output emitted a kernel that cannot run
+                self.fail(err.BadOutput, f"output '{name}' reads no reduction and no input (a constant); "
+                          "compute it from a reduction", st.expr.pos)
             self.out_exprs[name] = (e, self.loc(st.pos))
             return
+        # Each local reads earlier ones; every later stage follows such chains recursively,
+        # so a chain is as bounded as an expression's nesting (issue 13).
+        depth = 1 + max((self.local_depth.get(r.name, 0) for r in ir.refs(e) if r.kind == "local"), default=0)
+        if depth > 100:
+            self.fail(err.TooDeep, f"'{name}' ends a chain of {depth} locals each reading the one before; "
+                      "at most 100", st.name.pos)
+        self.local_depth[name] = depth
         self.declare(st.name, "local")
         self.stage_of[name] = self.stage(e)
         self.locals.append(ir.Local(name, e, self.per_element(e), self.loc(st.pos)))
@@ -402,6 +429,25 @@ _FOLD = {
     "div": lambda a, b: a / b, "exp": math.exp, "log": math.log, "sqrt": math.sqrt,
     "rsqrt": lambda a: 1.0 / math.sqrt(a), "abs": abs, "max": max, "min": min,
 }
+
+
+def _size_depth(e: ir.E) -> tuple[int, int]:
+    """Node count and depth of `e` as a tree (shared subtrees counted each time), without
+    recursion: inlined locals can make a small DAG a huge tree."""
+    memo: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[ir.E, bool]] = [(e, False)]
+    while stack:
+        node, done = stack.pop()
+        if id(node) in memo:
+            continue
+        kids = node.args if isinstance(node, ir.Apply) else ()
+        if done or not kids:
+            sizes = [memo[id(k)] for k in kids]
+            memo[id(node)] = (1 + sum(s for s, _ in sizes), 1 + max((d for _, d in sizes), default=0))
+            continue
+        stack.append((node, True))
+        stack.extend((k, False) for k in kids if id(k) not in memo)
+    return memo[id(e)]
 
 
 def _fold(e: ir.E) -> float:

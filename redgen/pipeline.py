@@ -10,6 +10,7 @@ import ast
 import dataclasses
 import hashlib
 import importlib.metadata
+import itertools
 import json
 import keyword
 import os
@@ -23,7 +24,17 @@ from pathlib import Path
 from . import __version__, ir, parse, targets
 from . import check as check_mod
 from . import emit as emit_mod
-from .errors import BadExpr, BadOpName, BadOutput_, BadSpecFile, DuplicateOp, Loc, RedgenError, source_lines
+from .errors import (
+    BadExpr,
+    BadOpName,
+    BadOutput_,
+    BadSpecFile,
+    DuplicateOp,
+    Loc,
+    RedgenError,
+    TargetLimit,
+    source_lines,
+)
 from .plan import Plan
 from .verify import Certificate, prove
 
@@ -42,7 +53,27 @@ def check_spec(path: str | Path) -> ir.Op:
 
 def plan_spec(path: str | Path, target: str) -> Plan:
     planner = targets.planner(target)
-    return planner(check_spec(path))
+    return check_tile_limit(planner(check_spec(path)))
+
+
+# Triton refuses a block of more elements (TRITON_MAX_TENSOR_NUMEL): a kernel tile
+# [BLOCK, LANES] beyond it would prove, emit, import, and fail at its first launch.
+MAX_TILE_ELEMENTS = 1 << 20
+
+
+def check_tile_limit(plan: Plan) -> Plan:
+    """TargetLimit (T302, at the tile line) when a kernel's tile exceeds Triton's limit."""
+    lanes = plan.order.lanes
+    if not lanes.is_const():
+        return plan
+    n = lanes.eval({})
+    for k in plan.kernels:
+        if k.block * n > MAX_TILE_ELEMENTS:
+            loc = plan.op.schedule.loc(f"tile:{plan.op.reduce_axis}") or plan.order.where("lanes")
+            raise TargetLimit(f"the {k.name} kernel's tile holds {k.block} x {n} = {k.block * n} elements; "
+                              f"Triton allows at most {MAX_TILE_ELEMENTS} per block: use a smaller "
+                              f"tile {plan.op.reduce_axis}", loc, plan.op.source)
+    return plan
 
 
 def build_spec(path: str | Path, target: str, empirical: bool | dict = True) -> Built:
@@ -84,12 +115,30 @@ def prove_plan(plan: Plan) -> Certificate:
     """verify.prove, with a schedule expression that divides by zero at some shape (say
     `cdiv(4096, M - M)`, which only folds to a division by zero once M is substituted)
     reported as the coded BadExpr at its spec location instead of a ZeroDivisionError."""
+    loc = plan.op.schedule.loc("split_value") or plan.op.schedule.loc("split")
     try:
-        return prove(plan)
+        cert = prove(plan)
     except ZeroDivisionError as e:
-        loc = plan.op.schedule.loc("split_value") or plan.op.schedule.loc("split")
         raise BadExpr(f"a schedule expression divides by zero at some shapes ({e}); "
                       f"every divisor must be positive for every size", loc, plan.op.source) from None
+    # z3 gives x / 0 a value, so `N / (M - M)` can prove and then divide by zero in the
+    # launcher: evaluate the order at sample shapes, as the launcher will.
+    for name in ("chunk", "num_chunks"):
+        expr = getattr(plan.order, name)
+        free = sorted(expr.free())
+        for values in itertools.product(_SAMPLE_SIZES, repeat=len(free)) if len(free) <= 4 else ():
+            env = dict(zip(free, values, strict=True))
+            try:
+                expr.eval(env)
+            except ZeroDivisionError:
+                shown = ", ".join(f"{k}={v}" for k, v in env.items())
+                raise BadExpr(f"the {name.replace('_', ' ')} divides by zero at {shown}; every divisor "
+                              f"must be positive for every size", loc, plan.op.source) from None
+    return cert
+
+
+# Shapes at which prove_plan evaluates the order (sizes, and core budgets of real devices).
+_SAMPLE_SIZES = (1, 2, 3, 40, 4096)
 
 
 def spec_files(arg: str | Path) -> list[Path]:
@@ -238,7 +287,7 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
             op = check_spec(o.path)
             o.op, o.stage = op.name, "check"
             check_op_name(op, out, target)
-            plan = targets.planner(target)(op)
+            plan = check_tile_limit(targets.planner(target)(op))
             plan = dataclasses.replace(plan, op=dataclasses.replace(plan.op, path=spec_label(o.path, root)))
             o.stage = "plan"
             certs[i] = prove_plan(plan)

@@ -40,9 +40,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# Sampled kernel runs (--run-every) go through Triton's interpreter, on CPU tensors; it is
+# chosen when triton.jit runs, so before any emitted module is imported.
+os.environ.setdefault("TRITON_INTERPRET", "1")
 
 from redgen import check, emit, parse, targets  # noqa: E402
 from redgen.errors import RedgenError, source_lines  # noqa: E402
+from redgen.pipeline import check_tile_limit  # noqa: E402
 from redgen.pipeline import prove_plan as prove  # noqa: E402
 
 BREAKS = ["\r", "\x0c", "\x0b", "\x85", "\u2028", "\u2029", "\r\n", "\x1c", "\x1d", "\x1e"]
@@ -167,8 +171,21 @@ def generate(rng: random.Random) -> str:
     return "\n".join(lines) + rng.choice(["\n", "", "\r\n", "\n\n# end\n"])
 
 
+def chain(rng: random.Random) -> str:
+    """Locals each reading the one before (data or constant), up to past the limit."""
+    n = rng.choice([3, 50, 99, 100, 101, 400])
+    first = rng.choice(["s", "N", "2.5", "eps"])
+    body = [f"a0 = {first}"] + [f"a{i} = {rng.choice(['-', 'abs(', 'a0 + '])}a{i - 1}"
+                                 + (")" if False else "") for i in range(1, n)]
+    body = [b + ")" * b.count("(") for b in body]
+    return "\n".join(["op c", "in x[M, N] : f32", "param eps = 1e-6", "out y[M] : like x",
+                      "reduce N: s = sum(x)", *body, f"y = s * a{n - 1}"]) + "\n"
+
+
 def one_input(rng: random.Random, base: list[str]) -> str | bytes:
     r = rng.random()
+    if r < 0.01:
+        return chain(rng)
     if r < 0.55:
         return mutate(rng.choice(base), rng)
     if r < 0.93:
@@ -211,7 +228,8 @@ def caret_ok(e: RedgenError) -> bool:
 
 
 class Fuzz:
-    def __init__(self, timeout: float, import_every: int):
+    def __init__(self, timeout: float, import_every: int, run_every: int = 0):
+        self.run_every = run_every
         self.stats: Counter = Counter()
         self.failures: list[dict] = []
         self.timeout = timeout
@@ -249,15 +267,15 @@ class Fuzz:
             sources = []
             for target in ("cuda", "ascend"):
                 try:
-                    plan = targets.planner(target)(op)
+                    plan = check_tile_limit(targets.planner(target)(op))
                     cert = prove(plan)
                 except RedgenError as e:
                     self._coded(e, data, f"plan/prove {target}")
                     continue
-                sources.append(emit.emit(plan, cert))
+                sources.append((target, emit.emit(plan, cert)))
                 self.stats[f"proved {target}"] += 1
-            for src in sources:
-                self._emitted(src, data)
+            for target, src in sources:
+                self._emitted(src, data, op if target == "cuda" else None)
         except RedgenError as e:
             self._coded(e, data, "front end")
         except Hang:
@@ -275,7 +293,7 @@ class Fuzz:
         if not ok:
             self.fail("misplaced caret", data, f"{where}: {e.render()!r}")
 
-    def _emitted(self, src: str, data) -> None:
+    def _emitted(self, src: str, data, op=None) -> None:
         try:
             code = compile(src, "<emitted>", "exec")
         except SyntaxError:
@@ -298,9 +316,39 @@ class Fuzz:
             self.stats["imported"] += 1
         except Exception:  # noqa: BLE001
             self.fail("import failure", data, traceback.format_exc())
+            sys.modules.pop(name, None)
+            path.unlink(missing_ok=True)
+            return
+        try:
+            if op is not None and self.run_every and self.stats["imported"] % self.run_every == 0:
+                self._run_kernel(mod, op, data)
         finally:
             sys.modules.pop(name, None)
             path.unlink(missing_ok=True)
+
+    def _run_kernel(self, mod, op, data) -> None:
+        """Run the emitted cuda launcher under the interpreter on a small batch: it must not
+        raise, and row 0 alone must give the bits it gets in the batch (bitwise)."""
+        import torch
+
+        size = {op.reduce_axis: 37, op.before: 3, op.after: 2}
+        gen = torch.Generator().manual_seed(0)
+        dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+        xs = [torch.randn([size[a] for a in i.axes], generator=gen).to(dt[i.dtypes[0]]) for i in op.inputs]
+        dim = op.inputs[0].axes.index(op.reduce_axis)
+        fn = getattr(mod, op.name)
+        self.stats["kernel runs"] += 1
+        try:
+            full = fn(*xs, dim=dim)
+            if op.before and op.inputs[0].axes[0] == op.before:
+                one = fn(xs[0][:1], *xs[1:], dim=dim)
+                full, one = (full, one) if isinstance(full, tuple) else ((full,), (one,))
+                for f, o in zip(full, one, strict=True):
+                    # bitwise, NaN included (torch.equal says nan != nan)
+                    if not torch.equal(f[:1].contiguous().view(torch.uint8), o.contiguous().view(torch.uint8)):
+                        self.fail("not batch invariant", data, "row 0 alone differs from row 0 in a batch of 3")
+        except Exception:  # noqa: BLE001
+            self.fail("kernel failure", data, traceback.format_exc())
 
     # --- odd files through the CLI --------------------------------------------------------
     def cli_cases(self) -> None:
@@ -371,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per input before it counts as a hang")
     ap.add_argument("--import-every", type=int, default=1,
                     help="import one emitted module in this many distinct ones (1: all)")
+    ap.add_argument("--run-every", type=int, default=0,
+                    help="run one in this many imported cuda modules under the interpreter (0: none)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--progress", type=int, default=0, help="print figures every this many inputs")
     args = ap.parse_args(argv)
@@ -378,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.setrecursionlimit(1000)  # the interpreter default: what a user's `redgen` gets
     rng = random.Random(args.seed)
     base = corpus()
-    fz = Fuzz(args.timeout, args.import_every)
+    fz = Fuzz(args.timeout, args.import_every, args.run_every)
     t0 = time.monotonic()
     fz.cli_cases()
     for n in range(args.inputs):
@@ -387,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{n + 1} inputs, {time.monotonic() - t0:.0f} s: {dict(fz.stats)}", file=sys.stderr, flush=True)
     seconds = time.monotonic() - t0
     bad = {k: fz.stats[k] for k in ("traceback", "hang", "misplaced caret", "import failure", "cli",
-                                      "cli partial write")}
+                                      "cli partial write", "kernel failure", "not batch invariant")}
     report = {"seed": args.seed, "inputs": args.inputs, "seconds": round(seconds, 1), "bad": bad,
               "stats": dict(sorted(fz.stats.items())), "failures": fz.failures}
     text = json.dumps(report, indent=1)

@@ -342,3 +342,54 @@ def test_a_changed_kernel_is_run_again(fake_run, tmp_path, capsys):
 def test_fresh_and_no_empirical_contradict(capsys):
     rc, _, err = _run(["build", "specs/", "--target", "cuda", "--fresh", "--no-empirical"], capsys)
     assert rc == 2 and "U401" in err
+
+
+# --- what the fuzzer's sampled kernel runs found ---------------------------------------------
+def test_a_constant_output_is_refused():
+    e = _err("op t\nin x[M, N] : f32\nout y[M] : like x\nreduce N: s = sum(x)\nc = 2.5\ny = -(c + 1)\n")
+    assert e.code == "E109" and (e.loc.line, e.loc.col) == (6, 5) and "a constant" in e.message
+
+
+def test_a_local_of_sizes_and_params_is_used_inline_and_runs(tmp_path, capsys):
+    import torch
+
+    spec = tmp_path / "r.red"
+    spec.write_text("op r\nin x[M, N] : f32\nparam eps = 1e-6\nout y[M, N] : like x\nreduce N: ss = sum(x * x)\n"
+                    "q = 3 / N + eps\nr = rsqrt(q)\ny = x * r * ss\n")
+    assert _build(capsys, str(spec), "--out", str(tmp_path / "gen"))[0] == 0
+    import redgen
+
+    f = redgen.load("r", "cuda", root=tmp_path / "gen")
+    x = torch.randn(3, 37)
+    want = x * torch.rsqrt(torch.tensor(3 / 37 + 1e-6)) * (x * x).sum(1, keepdim=True)
+    torch.testing.assert_close(f(x, dim=1), want, rtol=1e-4, atol=1e-4)
+
+
+def test_inlined_locals_cannot_blow_up():
+    lines = ["op r", "in x[M, N] : f32", "out y[M] : like x", "reduce N: s = sum(x)", "a0 = N"]
+    lines += [f"a{i} = a{i - 1} + a{i - 1}" for i in range(1, 60)] + ["y = s * a59"]
+    e = _err("\n".join(lines) + "\n")
+    assert e.code == "E004" and "expands to an expression" in e.message
+
+
+@pytest.mark.parametrize("n", [101, 3000])
+def test_a_chain_of_locals_is_bounded(n):
+    lines = ["op r", "in x[M, N] : f32", "out y[M] : like x", "reduce N: s = sum(x)", "a0 = s"]
+    lines += [f"a{i} = -a{i - 1}" for i in range(1, n)] + [f"y = a{n - 1}"]
+    e = _err("\n".join(lines) + "\n")
+    assert e.code == "E004" and e.loc.line == 105 and "chain of 101 locals" in e.message
+
+
+def test_a_tile_beyond_tritons_block_limit_is_a_target_limit(tmp_path, capsys):
+    spec = tmp_path / "t.red"
+    spec.write_text(SUM.replace("tile   N = 256, K = 16", "tile   N = 1048576, K = 16"))
+    rc, _, err = _build(capsys, str(spec), "--out", str(tmp_path / "gen"))
+    assert rc == 1 and "error[T302]" in err and "Triton allows at most 1048576" in err
+
+
+def test_a_divisor_that_z3_proves_but_is_zero_is_refused(tmp_path, capsys):
+    spec = tmp_path / "t.red"
+    spec.write_text("op t\nin x[M, N] : f32\nout y[M] : like x\nreduce N: s = max(x)\ny = s\n"
+                    "split N fixed_count N / (M - M)\n")
+    rc, _, err = _run(["verify", str(spec), "--no-empirical"], capsys)
+    assert rc == 1 and "error[E107]" in err and "divides by zero" in err and ":6:" in err
