@@ -262,9 +262,6 @@ class _Checker:
         if self.names.get(name) == "output":
             if name in self.out_exprs:
                 self.fail(err.DuplicateName, f"output '{name}' is assigned twice", st.name.pos)
-            if not self._reads_data(e):  # issue 13: a constant output emitted a kernel that cannot run
-                self.fail(err.BadOutput, f"output '{name}' reads no reduction and no input (a constant); "
-                          "compute it from a reduction", st.expr.pos)
             self.out_exprs[name] = (e, self.loc(st.pos))
             return
         # Each local reads earlier ones; every later stage follows such chains recursively,
@@ -376,6 +373,9 @@ class _Checker:
             if d.name.text not in self.out_exprs:
                 self.fail(err.BadOutput, f"output '{d.name.text}' is never assigned ('{d.name.text} = ...')", d.pos)
             e, loc = self.out_exprs[d.name.text]
+            if not self._reads_data(e):  # issue 13: a constant output emitted a kernel that cannot run
+                raise err.BadOutput(f"output '{d.name.text}' reads no reduction and no input (a constant); "
+                                    "compute it from a reduction", loc, self.spec.source)
             if not mapped and self.per_element(e):
                 raise err.BadExpr(f"output '{d.name.text}' has no axis '{axis}' but its expression reads an "
                                   f"input element-wise; reduce it first, or declare it over "

@@ -347,7 +347,7 @@ def test_fresh_and_no_empirical_contradict(capsys):
 # --- what the fuzzer's sampled kernel runs found ---------------------------------------------
 def test_a_constant_output_is_refused():
     e = _err("op t\nin x[M, N] : f32\nout y[M] : like x\nreduce N: s = sum(x)\nc = 2.5\ny = -(c + 1)\n")
-    assert e.code == "E109" and (e.loc.line, e.loc.col) == (6, 5) and "a constant" in e.message
+    assert e.code == "E109" and (e.loc.line, e.loc.col) == (6, 1) and "a constant" in e.message
 
 
 def test_a_local_of_sizes_and_params_is_used_inline_and_runs(tmp_path, capsys):
