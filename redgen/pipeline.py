@@ -15,9 +15,10 @@ import json
 import keyword
 import os
 import stat
+import subprocess
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from .errors import (
     BadOutput_,
     BadSpecFile,
     DuplicateOp,
+    EmpiricalMismatch,
     Loc,
     RedgenError,
     TargetLimit,
@@ -254,6 +256,7 @@ class Outcome:
 
 
 Progress = Callable[[str], None]
+HEARTBEAT_S = 30.0  # seconds between "still running" lines while interpreter checks run
 
 
 def _reusable(record, key: str) -> bool:
@@ -331,22 +334,34 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
                 record = run_empirical(plans[i], emit_mod.emit(plans[i], certs[i]))
             except RedgenError as e:
                 return e, time.monotonic() - start
+            except (OSError, subprocess.SubprocessError, ValueError) as e:  # the worker died or hung
+                return EmpiricalMismatch(f"{outcomes[i].op}: the interpreter check did not complete: "
+                                         f"{type(e).__name__}: {e}", None, None), time.monotonic() - start
             return record, time.monotonic() - start
 
         workers = jobs or max(1, min(len(runs), os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            for i, (result, secs) in zip(runs, pool.map(run, runs), strict=True):
-                o = outcomes[i]
-                o.seconds += secs
-                o.stage = "empirical"
-                if isinstance(result, RedgenError):
-                    o.error, o.empirical = result, f"FAILED ({secs:.1f} s)"
-                    say(o, f"empirical FAILED: error[{result.code}]")
+            pending = {pool.submit(run, i): i for i in runs}
+            while pending:
+                done, _ = wait(pending, timeout=HEARTBEAT_S, return_when=FIRST_COMPLETED)
+                if not done:  # a heartbeat: the interpreter stage is long and would be silent
+                    progress(f"[{time.monotonic() - t0:6.1f}s] {target}: {len(pending)} interpreter check(s) "
+                             f"still running or queued ({', '.join(outcomes[i].op for i in pending.values())})")
                     continue
-                record = {**result, "kernel_sha256": o.key, "versions": versions(), "reuse": REUSE_RULE}
-                _cache_record(record)
-                o.extra["record"], o.empirical = record, f"ran ({secs:.1f} s)"
-                say(o, f"empirical passed in {secs:.1f} s")
+                for fut in done:
+                    i = pending.pop(fut)
+                    result, secs = fut.result()
+                    o = outcomes[i]
+                    o.seconds += secs
+                    o.stage = "empirical"
+                    if isinstance(result, RedgenError):
+                        o.error, o.empirical = result, f"FAILED ({secs:.1f} s)"
+                        say(o, f"empirical FAILED: error[{result.code}]")
+                        continue
+                    record = {**result, "kernel_sha256": o.key, "versions": versions(), "reuse": REUSE_RULE}
+                    _cache_record(record)
+                    o.extra["record"], o.empirical = record, f"ran ({secs:.1f} s)"
+                    say(o, f"empirical passed in {secs:.1f} s")
 
     for i, plan in plans.items():
         o = outcomes[i]

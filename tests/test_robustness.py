@@ -393,3 +393,23 @@ def test_a_divisor_that_z3_proves_but_is_zero_is_refused(tmp_path, capsys):
                     "split N fixed_count N / (M - M)\n")
     rc, _, err = _run(["verify", str(spec), "--no-empirical"], capsys)
     assert rc == 1 and "error[E107]" in err and "divides by zero" in err and ":6:" in err
+
+
+def test_long_interpreter_checks_print_a_heartbeat_and_a_dead_worker_is_coded(monkeypatch, tmp_path, capsys):
+    import subprocess
+    import time
+
+    from redgen import empirical
+
+    def slow(plan, source):
+        time.sleep(0.3)
+        raise subprocess.TimeoutExpired("worker", 1800)
+
+    monkeypatch.setattr(empirical, "run_empirical", slow)
+    monkeypatch.setattr(pipeline, "HEARTBEAT_S", 0.05)
+    monkeypatch.setenv("REDGEN_CACHE", str(tmp_path / "cache"))
+    rc, out, err = _run(["build", str(ROOT / "specs" / "sum.red"), "--target", "cuda", "--fresh",
+                         "--out", str(tmp_path / "gen")], capsys)
+    assert "interpreter check(s) still running or queued (sum)" in err
+    assert rc == 1 and "error[V202]" in err and "did not complete: TimeoutExpired" in err
+    assert not (tmp_path / "gen").exists()
