@@ -18,6 +18,7 @@ from pathlib import Path
 from . import __version__, targets
 from .errors import Loc, RedgenError, StaleCertificate, UnknownTarget, UsageError
 from .export import package_files, write_set
+from .parse import read_spec
 from .pipeline import build_all, build_spec, check_out_dir, check_spec, module_path, plan_spec, prove_plan, spec_files
 
 
@@ -127,7 +128,7 @@ def _generated_modules(arg: str) -> list[Path]:
         return [p]
     if not p.is_dir():
         raise RedgenError(f"no such generated module or directory: '{p}'")
-    found = sorted(x for x in p.rglob("*.py") if x.name != "__init__.py")
+    found = sorted(x for x in p.rglob("*.py") if x.name != "__init__.py" and not x.name.startswith("."))
     if not found:
         raise RedgenError(f"no generated modules under '{p}'")
     return found
@@ -164,7 +165,10 @@ def _short(v) -> str:
 
 def recheck_module(path: Path, root: Path) -> dict:
     """Re-prove one generated module's spec and compare certificates; StaleCertificate on a mismatch."""
-    text = path.read_text()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise StaleCertificate(f"{path}: cannot read the generated module: {e}", Loc(str(path), 1, 1)) from None
     embedded = _embedded_certificate(path)
     cert_loc = Loc(str(path), _line_of(text, "CERTIFICATE"), 1)
 
@@ -179,9 +183,12 @@ def recheck_module(path: Path, root: Path) -> dict:
     if missing:
         raise stale(f"CERTIFICATE lacks {', '.join(missing)}")
     spec = root / embedded["spec"]
-    if not spec.is_file():
+    if not spec.exists():
         raise stale(f"its spec '{embedded['spec']}' does not exist (relative to {root})")
-    digest = hashlib.sha256(spec.read_text().encode()).hexdigest()
+    try:
+        digest = hashlib.sha256(read_spec(spec).encode()).hexdigest()
+    except RedgenError as e:
+        raise stale(f"its spec '{embedded['spec']}' cannot be read ({e.message})") from None
     if digest != embedded["spec_sha256"]:
         raise stale(f"{embedded['spec']} changed since the module was generated (spec sha256 {digest[:12]}..., "
                     f"certificate says {embedded['spec_sha256'][:12]}...)",

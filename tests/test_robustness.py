@@ -413,3 +413,10 @@ def test_long_interpreter_checks_print_a_heartbeat_and_a_dead_worker_is_coded(mo
     assert "interpreter check(s) still running or queued (sum)" in err
     assert rc == 1 and "error[V202]" in err and "did not complete: TimeoutExpired" in err
     assert not (tmp_path / "gen").exists()
+
+
+def test_recheck_of_unreadable_modules_is_coded(tmp_path, capsys):
+    (tmp_path / "generated" / "cuda" / "dir.py").mkdir(parents=True)
+    (tmp_path / "generated" / "cuda" / "bad.py").write_bytes(b"\xff\xfe")
+    rc, _, err = _run(["recheck", str(tmp_path / "generated")], capsys)
+    assert rc == 1 and err.count("error[V203]") == 2 and "cannot read the generated module" in err
