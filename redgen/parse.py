@@ -175,7 +175,10 @@ def _expected(err: UnexpectedInput) -> str:
 
 def parse(source: str, path: str = "<spec>") -> S.Spec:
     """Parse spec text. Raises SyntaxError_/UnexpectedEnd with file:line:col."""
-    text = source if source.endswith("\n") else source + "\n"
+    # CRLF is a line break (source_lines): the parser sees "\n" alone, so that a comment
+    # never swallows the "\r"; columns do not move, as the "\r" ends its line.
+    text = source.replace("\r\n", "\n")
+    text = text if text.endswith("\n") else text + "\n"
     lines = source_lines(source)
     try:
         tree = _parser().parse(text)

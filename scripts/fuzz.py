@@ -59,8 +59,8 @@ NUMBERS = ["0", "1", "2", "3", "256", "4096", "1e-5", "1e999", "1e308", ".5", "9
            "4611686018427387904", "4611686018427387905", "0.0", "1e-400"]
 
 
-class Hang(Exception):
-    pass
+class Hang(BaseException):  # noqa: N818 - not an Exception: `except Exception` must not swallow it
+    """An input ran past --timeout."""
 
 
 def _alarm(signum, frame):
@@ -239,6 +239,8 @@ class Fuzz:
 
     def fail(self, kind: str, data, detail: str) -> None:
         self.stats[kind] += 1
+        if self.stats[kind] == 1:  # the first of each kind, at once (a long run is watched)
+            print(f"--- first {kind}\n{data!r}\n{detail[-2000:]}", file=sys.stderr, flush=True)
         if len(self.failures) < 50:
             shown = data if isinstance(data, str) else repr(data)
             self.failures.append({"kind": kind, "input": shown[:3000], "detail": detail[-3000:]})
@@ -425,6 +427,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--progress", type=int, default=0, help="print figures every this many inputs")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGALRM, _alarm)
+    # torch and triton imported before any timed input: their first import (seconds on a
+    # loaded machine) would otherwise count against the first emitted module's import.
+    import torch  # noqa: F401
+    import triton  # noqa: F401
     sys.setrecursionlimit(1000)  # the interpreter default: what a user's `redgen` gets
     rng = random.Random(args.seed)
     base = corpus()
@@ -435,6 +441,9 @@ def main(argv: list[str] | None = None) -> int:
         fz.run(one_input(rng, base))
         if args.progress and (n + 1) % args.progress == 0:
             print(f"{n + 1} inputs, {time.monotonic() - t0:.0f} s: {dict(fz.stats)}", file=sys.stderr, flush=True)
+            if args.json:
+                Path(args.json).write_text(json.dumps({"partial": n + 1, "stats": dict(fz.stats),
+                                                       "failures": fz.failures}, indent=1) + "\n")
     seconds = time.monotonic() - t0
     bad = {k: fz.stats[k] for k in ("traceback", "hang", "misplaced caret", "import failure", "cli",
                                       "cli partial write", "kernel failure", "not batch invariant")}

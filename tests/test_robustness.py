@@ -420,3 +420,9 @@ def test_recheck_of_unreadable_modules_is_coded(tmp_path, capsys):
     (tmp_path / "generated" / "cuda" / "bad.py").write_bytes(b"\xff\xfe")
     rc, _, err = _run(["recheck", str(tmp_path / "generated")], capsys)
     assert rc == 1 and err.count("error[V203]") == 2 and "cannot read the generated module" in err
+
+
+def test_crlf_with_a_comment_keeps_the_caret_on_its_line():
+    # A comment used to swallow the "\r" of CRLF, and the caret went one past the line end.
+    e = _err("op t\r\nin x[M, N] : f32\r\nout  y[M]  #  : i64\r\nreduce N: s = sum(x)\r\ny = s\r\n")
+    assert (e.code, e.loc.line) == ("E001", 3) and caret_ok(e), e.render()
