@@ -10,7 +10,9 @@ compiled and (one per distinct source) imported; then a fixed set of odd files t
 the CLI. Each input must end in a proof or a coded RedgenError. The bar:
 
 - traceback: any other exception (counted, with the first few inputs kept);
-- hang: an input that takes longer than --timeout seconds (SIGALRM);
+- hang: an input that takes more than --timeout seconds of CPU (SIGPROF: a loaded machine
+  does not make a slow input a hang), or 15 times that in wall time (SIGALRM: a read that
+  blocks, as on a FIFO, uses no CPU);
 - misplaced caret: a coded error whose line:col is outside its source, or whose
   rendering does not put the caret under that column of the line it shows;
 - import failure: an emitted module that does not compile or import.
@@ -247,15 +249,20 @@ class Fuzz:
 
     def run(self, data: str | bytes) -> None:
         self.stats["inputs"] += 1
-        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        self._arm(self.timeout)
         try:
             self._run(data)
         except Hang:
-            self.fail("hang", data, f"longer than {self.timeout} s")
+            self.fail("hang", data, f"more than {self.timeout} s of CPU or {15 * self.timeout} s of wall time")
         except RecursionError:
             self.fail("traceback", data, traceback.format_exc())
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._arm(0)
+
+    @staticmethod
+    def _arm(seconds: float) -> None:
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+        signal.setitimer(signal.ITIMER_REAL, 15 * seconds)
 
     def _run(self, data: str | bytes) -> None:
         try:
@@ -390,7 +397,7 @@ class Fuzz:
         for argv, want in cases:
             self.stats["cli cases"] += 1
             out, err = io.StringIO(), io.StringIO()
-            signal.setitimer(signal.ITIMER_REAL, max(self.timeout, 30))
+            self._arm(max(self.timeout, 30))
             try:
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     try:
@@ -404,7 +411,7 @@ class Fuzz:
                 self.fail("traceback", " ".join(argv), traceback.format_exc())
                 continue
             finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                self._arm(0)
             text = out.getvalue() + err.getvalue()
             if rc != want or "Traceback" in text or "error[" not in text:
                 self.fail("cli", " ".join(argv), f"rc {rc} (want {want}): {text[-800:]}")
@@ -418,7 +425,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--inputs", type=int, default=2000)
-    ap.add_argument("--timeout", type=float, default=20.0, help="seconds per input before it counts as a hang")
+    ap.add_argument("--timeout", type=float, default=20.0,
+                    help="CPU seconds per input before it counts as a hang (wall: 15 times that)")
     ap.add_argument("--import-every", type=int, default=1,
                     help="import one emitted module in this many distinct ones (1: all)")
     ap.add_argument("--run-every", type=int, default=0,
@@ -427,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--progress", type=int, default=0, help="print figures every this many inputs")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     # torch and triton imported before any timed input: their first import (seconds on a
     # loaded machine) would otherwise count against the first emitted module's import.
     import torch  # noqa: F401
