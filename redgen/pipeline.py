@@ -34,7 +34,12 @@ def check_spec(path: str | Path) -> ir.Op:
 
 def plan_spec(path: str | Path, target: str) -> Plan:
     planner = targets.planner(target)
-    return planner(check_spec(path))
+    op = check_spec(path)
+    if not isinstance(op, ir.Op):  # --- attention (redgen/attention.py) ---
+        from .attention import plan
+
+        return plan(op, target)
+    return planner(op)
 
 
 def build_spec(path: str | Path, target: str, empirical: bool | dict = True) -> Built:
