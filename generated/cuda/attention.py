@@ -286,7 +286,7 @@ def _attn_fwd(Q, K, V, OUT, LSE, PM, PL, PACC, CU_Q, CU_K,
     else:
         c_lo = 0
         c_hi = n_chunks
-    if pid_m * BLOCK_M_ < lq * GROUP and c_lo < c_hi:
+    if (pid_m * BLOCK_M_ < lq * GROUP) & (c_lo < c_hi):
         offs_d = tl.arange(0, D)
         head = g * GROUP + hg
         q = tl.load(Q + b * s_qb + (q0 + qi)[:, None] * s_qt + head[:, None] * s_qh + offs_d[None, :],
