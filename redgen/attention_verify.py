@@ -64,8 +64,9 @@ def _shape_words(plan: AttentionPlan, env: dict[str, int]) -> str:
             f"{op.query_axis}={env[op.query_axis]}, i={env[POS]}")
 
 
-def _candidates(plan: AttentionPlan):
-    """Readable pairs of shapes whose rows see the same number of keys (L = 1000)."""
+def _candidates(plan: AttentionPlan, reads: frozenset[str]):
+    """Readable pairs of shapes whose rows see the same number of keys (L = 1000), those that vary
+    a symbol the value reads first: the batch, the core budget, then prefill vs decode."""
     op = plan.op
     s, t = op.kv_axis, op.query_axis
 
@@ -73,15 +74,17 @@ def _candidates(plan: AttentionPlan):
         return {s: kv, t: q, POS: i, BATCH: batch, "cores": cores}
 
     decode = shape(1000, 1, 0)
+    pairs = [(BATCH, (decode, shape(1000, 1, 0, batch=b))) for b in (2, 3, 64)]
+    pairs += [("cores", (decode, shape(1000, 1, 0, cores=c))) for c in (132, 20, 24)]
     if op.causal:
-        yield shape(4096, 4096, 999), decode  # the token at position 999: prefill vs decode
-        yield shape(1015, 16, 15), decode  # a chunk of 16 queries
-    for b in (2, 3, 64):
-        yield decode, shape(1000, 1, 0, batch=b)
-    for c in (132, 20, 24):
-        yield decode, shape(1000, 1, 0, cores=c)
-    if not op.causal:
-        yield decode, shape(1000, 4096, 0)
+        pairs.append((s, (shape(4096, 4096, 999), decode)))  # the token at position 999: prefill vs decode
+        pairs.append((t, (shape(1000, 16, 15), decode)))  # the last of a chunk of 16 queries vs decode
+    else:
+        pairs.append((t, (decode, shape(1000, 4096, 0))))
+    pairs.sort(key=lambda p: p[0] not in reads)
+    for _, (a, b) in pairs:
+        assert _full(plan, a)[ROW] == _full(plan, b)[ROW], (a, b)  # the claim compares rows of equal L
+        yield a, b
 
 
 def _refute(plan: AttentionPlan, expr: sym.SExpr):
@@ -130,10 +133,17 @@ def _counterexample(plan: AttentionPlan, field: str, expr: sym.SExpr, pair) -> N
                             f"'{text(src)}' reads them and the solver could not rule it out; {fix}", loc, op.source)
     a, b = pair
     la = _full(plan, a)[ROW]
+    changed = [n for n in _env_symbols(plan) if a[n] != b[n]]
+
+    def shape(env: dict[str, int]) -> str:
+        return ", ".join(f"{n}={env[n]}" for n in changed)
+
+    derived = f" (chunks of {text(expr)})" if field in ("chunk", "num_chunks") and src is not expr else ""
+    reads = sorted(src.free()) if isinstance(src, sym.SExpr) and src.free() else bad
     return NotInvariant(
-        f"the order of {op.out}[t, h, d] depends on more than the row's visible length L: {what} '{text(src)}' "
-        f"reads {', '.join(bad)}; two rows that both see L={la} keys: ({_shape_words(plan, a)}): "
-        f"{describe(plan, a)}; ({_shape_words(plan, b)}): {describe(plan, b)}; {fix}", loc, op.source)
+        f"the order of {op.out}[t, h, d] depends on more than the row's visible length L: {what} '{text(src)}'"
+        f"{derived} reads {', '.join(reads)}; two rows that both see L={la} keys: {shape(a)}: {describe(plan, a)}; "
+        f"{shape(b)}: {describe(plan, b)}; {fix}", loc, op.source)
 
 
 def prove_attention(plan: AttentionPlan) -> Certificate:
@@ -145,7 +155,7 @@ def prove_attention(plan: AttentionPlan) -> Certificate:
         expr = getattr(o, field)
         if expr.free() <= {ROW}:
             continue
-        pair = next(((a, b) for a, b in _candidates(plan)
+        pair = next(((a, b) for a, b in _candidates(plan, expr.free())
                      if _value(expr, _full(plan, a)) != _value(expr, _full(plan, b))), None)
         if pair is None:
             pair = _refute(plan, expr)
