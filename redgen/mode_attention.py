@@ -11,9 +11,12 @@ the generated `attention` op (specs/attention.red). Covered: dropout_p == 0, f32
 head dim 16..256, GQA (H a multiple of the key heads), a scale, is_causal when the query
 and key lengths are equal (torch aligns its causal mask top-left, the kernel bottom-right:
 the same mask only then), and an attn_mask that is recognisably causal (bottom-right) or
-all-visible (bool, or additive 0 / -inf / dtype min). Anything else -- a padding mask, an
-additive bias, dropout, autograd's logsumexp for the efficient/cudnn backward -- falls
-back to torch's kernel with the mode's warning. Recognising a mask compares it on the
+all-visible (bool, or additive 0 / -inf / dtype min). Anything else that reaches these ops
+-- a padding mask, an additive bias, dropout, an unsupported head dim, autograd's logsumexp
+for the efficient/cudnn backward -- falls back to torch's kernel with the mode's warning.
+Calls torch sends to the math path (e.g. dropout on CPU, float64) never reach these ops:
+the math path decomposes into matmul/softmax above the device key and is not routed
+(docs/attention.md). Recognising a mask compares it on the
 device with the causal pattern (one sync per call that passes a mask).
 """
 

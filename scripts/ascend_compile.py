@@ -110,7 +110,7 @@ def _attention_cases(mod):
     for dtype in mod._DTYPES:
         for varlen in (False, True):
             consts = {"VARLEN": varlen, "CAUSAL_": mod.CAUSAL, "GROUP": 4, "D": 128, "BLOCK_M_": mod.BLOCK_M,
-                      "BLOCK_N_": mod.BLOCK_N, "CHUNK_": mod.CHUNK}
+                      "BLOCK_N_": mod.BLOCK_N, "CHUNK_": mod.CHUNK, "DOT_F32": False}
             vals = []
             for p in fn.params:
                 n = p.name

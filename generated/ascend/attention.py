@@ -154,7 +154,8 @@ def _rows(CU_Q, CU_K, b, len_q, len_k, pid_m, VARLEN: tl.constexpr, GROUP: tl.co
 
 @triton.jit
 def _chunk(q, K, V, k0, c, tile_vis, vis, s_kt, s_vt, kbase, vbase, scale,
-           BLOCK_M_: tl.constexpr, BLOCK_N_: tl.constexpr, CHUNK_: tl.constexpr, D: tl.constexpr):
+           BLOCK_M_: tl.constexpr, BLOCK_N_: tl.constexpr, CHUNK_: tl.constexpr, D: tl.constexpr,
+           DOT_F32: tl.constexpr):
     """Online softmax over chunk c: blocks of BLOCK_N at absolute positions c*CHUNK, c*CHUNK + BLOCK_N, ..."""
     offs_d = tl.arange(0, D)
     m_c = tl.full([BLOCK_M_], float("-inf"), tl.float32)
@@ -167,6 +168,11 @@ def _chunk(q, K, V, k0, c, tile_vis, vis, s_kt, s_vt, kbase, vbase, scale,
         kmask = (cols < tile_vis)[:, None]
         kt = tl.load(K + kbase + (k0 + cols)[:, None] * s_kt + offs_d[None, :], mask=kmask, other=0.0)
         vt = tl.load(V + vbase + (k0 + cols)[:, None] * s_vt + offs_d[None, :], mask=kmask, other=0.0)
+        if DOT_F32:
+            # Interpreter only: upstream's interpreter multiplies bf16/f16 tl.dot operands as raw
+            # bits. Widened to f32 first: the same (exact) products, accumulated in f32.
+            q = q.to(tl.float32)
+            kt = kt.to(tl.float32)
         s = tl.dot(q, tl.trans(kt), input_precision="ieee") * scale
         # Each row's own visible length masks: the same arithmetic whatever the tile holds.
         s = tl.where(cols[None, :] < vis[:, None], s, float("-inf"))
@@ -175,7 +181,11 @@ def _chunk(q, K, V, k0, c, tile_vis, vis, s_kt, s_vt, kbase, vbase, scale,
         alpha = tl.exp(m_c - m_use)
         p = tl.exp(s - m_use[:, None])
         l_c = l_c * alpha + tl.sum(p, 1)
-        acc_c = tl.dot(p.to(vt.dtype), vt, acc_c * alpha[:, None], input_precision="ieee")
+        pv = p.to(vt.dtype)  # p rounded to the input dtype, as the tensor cores take it
+        if DOT_F32:
+            pv = pv.to(tl.float32)
+            vt = vt.to(tl.float32)
+        acc_c = tl.dot(pv, vt, acc_c * alpha[:, None], input_precision="ieee")
         m_c = m_new
     return m_c, l_c, acc_c
 
@@ -273,7 +283,7 @@ def _attn_persistent(Q, K, V, OUT, LSE, CU_Q, CU_K,
                      s_qb, s_qt, s_qh, s_kb, s_kt, s_kh, s_vb, s_vt, s_vh, s_ob, s_ot, s_oh,
                      len_q, len_k, n_kv_heads, n_heads, n_tiles, n_items, scale,
                      VARLEN: tl.constexpr, CAUSAL_: tl.constexpr, GROUP: tl.constexpr, D: tl.constexpr,
-                     BLOCK_M_: tl.constexpr, BLOCK_N_: tl.constexpr, CHUNK_: tl.constexpr):
+                     BLOCK_M_: tl.constexpr, BLOCK_N_: tl.constexpr, CHUNK_: tl.constexpr, DOT_F32: tl.constexpr):
     """Program pid computes tiles pid, pid + grid, ...: item = (sequence x KV head) * tiles + tile."""
     for item in range(tl.program_id(0), n_items, tl.num_programs(0)):
         pid_m = item % n_tiles
@@ -294,7 +304,7 @@ def _attn_persistent(Q, K, V, OUT, LSE, CU_Q, CU_K,
             acc = tl.zeros([BLOCK_M_, D], tl.float32)
             for c in range(0, tl.cdiv(tile_vis, CHUNK_)):
                 m_c, l_c, acc_c = _chunk(q, K, V, k0, c, tile_vis, vis, s_kt, s_vt, kbase, vbase, scale,
-                                         BLOCK_M_, BLOCK_N_, CHUNK_, D)
+                                         BLOCK_M_, BLOCK_N_, CHUNK_, D, DOT_F32)
                 m_i, l_i, acc = _combine(m_i, l_i, acc, m_c, l_c, acc_c)
             out = acc / l_i[:, None]
             tl.store(OUT + b * s_ob + (q0 + qi)[:, None] * s_ot + head[:, None] * s_oh + offs_d[None, :],
@@ -322,5 +332,5 @@ def attention(q, k, v, *, causal=CAUSAL, scale=SCALE, cu_seqlens_q=None, cu_seql
     _attn_persistent[(min(items, CORES),)](
         c.q, c.k, c.v, c.o, c.lse, c.cu_q, c.cu_k, *c.strides, c.len_q, c.len_k, c.n_kv, c.n_heads, c.tiles,
         items, c.scale, VARLEN=c.varlen, CAUSAL_=c.causal, GROUP=c.group, D=c.d, BLOCK_M_=BLOCK_M,
-        BLOCK_N_=BLOCK_N, CHUNK_=CHUNK, num_warps=NUM_WARPS, num_stages=NUM_STAGES, enable_fp_fusion=False)
+        BLOCK_N_=BLOCK_N, CHUNK_=CHUNK, DOT_F32=_INTERPRET, num_warps=NUM_WARPS, num_stages=NUM_STAGES, enable_fp_fusion=False)
     return c.result(return_lse)

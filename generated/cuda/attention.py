@@ -151,7 +151,8 @@ def _rows(CU_Q, CU_K, b, len_q, len_k, pid_m, VARLEN: tl.constexpr, GROUP: tl.co
 
 @triton.jit
 def _chunk(q, K, V, k0, c, tile_vis, vis, s_kt, s_vt, kbase, vbase, scale,
-           BLOCK_M_: tl.constexpr, BLOCK_N_: tl.constexpr, CHUNK_: tl.constexpr, D: tl.constexpr):
+           BLOCK_M_: tl.constexpr, BLOCK_N_: tl.constexpr, CHUNK_: tl.constexpr, D: tl.constexpr,
+           DOT_F32: tl.constexpr):
     """Online softmax over chunk c: blocks of BLOCK_N at absolute positions c*CHUNK, c*CHUNK + BLOCK_N, ..."""
     offs_d = tl.arange(0, D)
     m_c = tl.full([BLOCK_M_], float("-inf"), tl.float32)
@@ -164,6 +165,11 @@ def _chunk(q, K, V, k0, c, tile_vis, vis, s_kt, s_vt, kbase, vbase, scale,
         kmask = (cols < tile_vis)[:, None]
         kt = tl.load(K + kbase + (k0 + cols)[:, None] * s_kt + offs_d[None, :], mask=kmask, other=0.0)
         vt = tl.load(V + vbase + (k0 + cols)[:, None] * s_vt + offs_d[None, :], mask=kmask, other=0.0)
+        if DOT_F32:
+            # Interpreter only: upstream's interpreter multiplies bf16/f16 tl.dot operands as raw
+            # bits. Widened to f32 first: the same (exact) products, accumulated in f32.
+            q = q.to(tl.float32)
+            kt = kt.to(tl.float32)
         s = tl.dot(q, tl.trans(kt), input_precision="ieee") * scale
         # Each row's own visible length masks: the same arithmetic whatever the tile holds.
         s = tl.where(cols[None, :] < vis[:, None], s, float("-inf"))
@@ -172,7 +178,11 @@ def _chunk(q, K, V, k0, c, tile_vis, vis, s_kt, s_vt, kbase, vbase, scale,
         alpha = tl.exp(m_c - m_use)
         p = tl.exp(s - m_use[:, None])
         l_c = l_c * alpha + tl.sum(p, 1)
-        acc_c = tl.dot(p.to(vt.dtype), vt, acc_c * alpha[:, None], input_precision="ieee")
+        pv = p.to(vt.dtype)  # p rounded to the input dtype, as the tensor cores take it
+        if DOT_F32:
+            pv = pv.to(tl.float32)
+            vt = vt.to(tl.float32)
+        acc_c = tl.dot(pv, vt, acc_c * alpha[:, None], input_precision="ieee")
         m_c = m_new
     return m_c, l_c, acc_c
 
@@ -270,7 +280,8 @@ def _attn_fwd(Q, K, V, OUT, LSE, PM, PL, PACC, CU_Q, CU_K,
               s_qb, s_qt, s_qh, s_kb, s_kt, s_kh, s_vb, s_vt, s_vh, s_ob, s_ot, s_oh,
               len_q, len_k, n_kv_heads, n_heads, n_rows, scale,
               VARLEN: tl.constexpr, CAUSAL_: tl.constexpr, SPLIT: tl.constexpr, GROUP: tl.constexpr,
-              D: tl.constexpr, BLOCK_M_: tl.constexpr, BLOCK_N_: tl.constexpr, CHUNK_: tl.constexpr):
+              D: tl.constexpr, BLOCK_M_: tl.constexpr, BLOCK_N_: tl.constexpr, CHUNK_: tl.constexpr,
+              DOT_F32: tl.constexpr):
     """Fused (SPLIT False): every chunk of the tile in one program, combined in registers.
     Split (SPLIT True): chunk program_id(2) only, its state stored for _attn_combine."""
     pid_m = tl.program_id(0)
@@ -298,7 +309,7 @@ def _attn_fwd(Q, K, V, OUT, LSE, PM, PL, PACC, CU_Q, CU_K,
         acc = tl.zeros([BLOCK_M_, D], tl.float32)
         for c in range(c_lo, c_hi):
             m_c, l_c, acc_c = _chunk(q, K, V, k0, c, tile_vis, vis, s_kt, s_vt, kbase, vbase, scale,
-                                     BLOCK_M_, BLOCK_N_, CHUNK_, D)
+                                     BLOCK_M_, BLOCK_N_, CHUNK_, D, DOT_F32)
             if SPLIT:
                 # Partials at [chunk, packed row, head]: the second pass reads them back.
                 prow = (c * n_rows + row0 + qi) * n_heads + head
@@ -371,7 +382,7 @@ def attention(q, k, v, *, causal=CAUSAL, scale=SCALE, cu_seqlens_q=None, cu_seql
         pacc = torch.empty((c.chunks, c.n_rows, c.n_heads, c.d), dtype=torch.float32, device=c.q.device)
         _attn_fwd[(c.tiles, c.batch * c.n_kv, c.chunks)](
             c.q, c.k, c.v, c.o, c.lse, pm, pl, pacc, c.cu_q, c.cu_k, *c.strides, *sizes, c.scale,
-            SPLIT=True, BLOCK_N_=BLOCK_N, CHUNK_=CHUNK, **common, **launch)
+            SPLIT=True, BLOCK_N_=BLOCK_N, CHUNK_=CHUNK, DOT_F32=_INTERPRET, **common, **launch)
         _attn_combine[(c.tiles, c.batch * c.n_kv)](
             c.o, c.lse, pm, pl, pacc, c.cu_q, c.cu_k, *c.o_strides, *sizes, c.chunks,
             CHUNK_=CHUNK, **common, **launch)
@@ -379,5 +390,5 @@ def attention(q, k, v, *, causal=CAUSAL, scale=SCALE, cu_seqlens_q=None, cu_seql
         # Fused: the partial buffers are never touched (SPLIT False); any f32 pointer will do.
         _attn_fwd[(c.tiles, c.batch * c.n_kv, 1)](
             c.q, c.k, c.v, c.o, c.lse, c.lse, c.lse, c.lse, c.cu_q, c.cu_k, *c.strides, *sizes, c.scale,
-            SPLIT=False, BLOCK_N_=BLOCK_N, CHUNK_=CHUNK, **common, **launch)
+            SPLIT=False, BLOCK_N_=BLOCK_N, CHUNK_=CHUNK, DOT_F32=_INTERPRET, **common, **launch)
     return c.result(return_lse)
