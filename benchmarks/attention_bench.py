@@ -29,28 +29,32 @@ from generated.cuda import attention as mod  # noqa: E402
 
 H, G, D = 32, 8, 128
 DT = torch.bfloat16
+_GQA = True  # whether flash SDPA takes enable_gqa natively; main() probes it
+
+
+def _flash_takes_gqa() -> bool:
+    """Whether torch's flash SDPA takes enable_gqa (fewer KV heads) natively, probed once."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q, k = rand(1, H, 64, D), rand(1, G, 64, D)
+    try:
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            F.scaled_dot_product_attention(q, k, k, enable_gqa=True)
+        return True
+    except RuntimeError:
+        return False
 
 
 def sdpa_flash(q, k, v, causal):
     """torch SDPA, flash backend; q[B, L, H, D] (flash-attn layout) as attention() takes it.
-    GQA through enable_gqa; where flash refuses that, the KV heads are repeated (inside the timed
-    call; the output notes it)."""
+    GQA natively (enable_gqa) when flash takes it; otherwise the caller must pass repeated KV
+    heads (see `timings`). Raises where flash refuses a case (causal with Lq != Lk)."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
     qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
     with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-        if _GQA["native"]:
-            try:
-                return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, enable_gqa=True).transpose(1, 2)
-            except RuntimeError:
-                _GQA["native"] = False
-                print("note: flash SDPA refused enable_gqa; KV heads are repeated for it", flush=True)
-        rep = q.shape[2] // k.shape[2]
-        kt, vt = kt.repeat_interleave(rep, dim=1), vt.repeat_interleave(rep, dim=1)
-        return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal).transpose(1, 2)
-
-
-_GQA = {"native": True}
+        return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal,
+                                              enable_gqa=kt.shape[1] != qt.shape[1]).transpose(1, 2)
 
 
 def reference(q, k, v, causal):
@@ -172,7 +176,10 @@ def timings(configs: list[tuple[int, int, int, int]]) -> list[str]:
         lq = 1 if kind == "decode" else n
         q, k, v = rand(b, lq, H, D), rand(b, n, G, D), rand(b, n, G, D)
         causal = kind == "prefill"
-        t_ref = bench(lambda q=q, k=k, v=v, c=causal: sdpa_flash(q, k, v, c))
+        # Without native GQA, flash gets KV heads repeated *before* the timing (what it would read).
+        kr, vr = (k, v) if _GQA else (k.repeat_interleave(H // G, 2), v.repeat_interleave(H // G, 2))
+        t_ref = bench(lambda q=q, k=kr, v=vr, c=causal: sdpa_flash(q, k, v, c))
+        del kr, vr
         cells = []
         for cfg in configs:
             mod.BLOCK_M, mod.BLOCK_N, mod.NUM_WARPS, mod.NUM_STAGES = cfg
@@ -194,6 +201,9 @@ def main() -> None:
     ap.add_argument("--configs", action="store_true", help="also time other tile configs")
     args = ap.parse_args()
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}  triton {triton.__version__}")
+    global _GQA
+    _GQA = _flash_takes_gqa()
+    print(f"flash SDPA takes enable_gqa natively: {_GQA}")
     print(f"committed config: BLOCK_M={mod.BLOCK_M} BLOCK_N={mod.BLOCK_N} CHUNK={mod.CHUNK} "
           f"warps={mod.NUM_WARPS} stages={mod.NUM_STAGES}")
     for line in checks(ours, "ours"):
