@@ -5,7 +5,7 @@ runs this file as a subprocess with TRITON_INTERPRET=1 (`main`, the worker). The
 builds a varlen batch (a sequence with two chunks and a ragged tail, a decode-like one,
 a short prefill; GQA 4 query / 2 KV heads) and checks, bitwise:
 - run to run;
-- every sequence alone, inside the batch, and at another batch position;
+- every sequence alone, inside the batch, and at another batch position; dense vs varlen layout;
 - (causal) prefill vs decode: row p of a prefill equals the decode step at p;
 - the launch paths: cuda's fused vs split (SPLIT_BELOW forced), ascend's grids (CORES forced);
 and, against a float64 reference of the spec's meaning, f32 accuracy at 1e-4.
@@ -109,6 +109,11 @@ def _check(module, spec: dict) -> str | None:
             alone = call([qs[b]], [ks[b]], [vs[b]])[0]
             if not torch.equal(alone, ref[b]):
                 return f"sequence {b} alone vs inside a batch of {len(qs)}: other bits ({name})"
+        b = len(qs) - 1
+        setattr(module, knob, default)
+        dense = fn(qs[b][None], ks[b][None], vs[b][None])[0]
+        if not torch.equal(dense, ref[b]):
+            return f"the dense layout gives other bits than the varlen one ({name})"
         moved = call(qs[::-1], ks[::-1], vs[::-1])[::-1]
         if not all(torch.equal(a, b) for a, b in zip(ref, moved, strict=True)):
             return f"the batch in reverse order gives other bits ({name})"
@@ -139,7 +144,7 @@ def main() -> None:
     result = {"status": "passed", "where": "triton interpreter (CPU)",
               "batch_sizes": [1, len(spec["q"])], "positions": spec["positions"], "dtypes": spec["dtypes"],
               "kv_lengths": spec["kv"], "q_lengths": spec["q"], "seed": spec["seed"],
-              "checks": ["run-to-run", "alone vs batch", "batch order", "prefill vs decode", "launch paths",
+              "checks": ["run-to-run", "alone vs batch", "batch order", "dense vs varlen", "prefill vs decode", "launch paths",
                          "float64 reference (f32, 1e-4)"]}
     if "grids" in spec:
         result["grids"] = spec["grids"]
