@@ -231,6 +231,22 @@ def test_mode_falls_back_with_a_warning(kwargs, reason):
         F.scaled_dot_product_attention(q, k, v, enable_gqa=True, **kwargs)
 
 
+def test_torch_ops_attention(attn):
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    import redgen.torch_ops  # noqa: F401 - registers torch.ops.redgen.*
+
+    qs, ks, vs = _seqs([3, 300], [40, 300])
+    cu_q = torch.tensor([0, 3, 303], dtype=torch.int32)
+    cu_k = torch.tensor([0, 40, 340], dtype=torch.int32)
+    args = (torch.cat(qs), torch.cat(ks), torch.cat(vs))
+    got = torch.ops.redgen.attention(*args, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+    assert torch.equal(got, attn.attention(*args, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k))
+    with FakeTensorMode() as mode:
+        fake = torch.ops.redgen.attention(*(mode.from_tensor(t) for t in args), causal=False)
+    assert fake.shape == args[0].shape and fake.dtype == args[0].dtype
+
+
 def test_tiny_llama_is_batch_invariant_and_prefill_decode_consistent(capsys):
     pytest.importorskip("transformers")
     from examples.llama_invariance import main as llama
