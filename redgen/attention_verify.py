@@ -18,7 +18,7 @@ counterexample. Reuses verify.py's Certificate, BOUND and text().
 
 from __future__ import annotations
 
-from . import sym
+from . import __version__, sym
 from .attention import BATCH, NO_SPLIT, ORDER_FIELDS, POS, ROW, AttentionPlan
 from .errors import BadSplit, BadTile, NotInvariant
 from .verify import BOUND, Certificate, spec_path, text
@@ -212,7 +212,7 @@ def prove_attention(plan: AttentionPlan) -> Certificate:
     }
     return Certificate(
         op=op.name, target=plan.target, spec=spec_path(op.path), spec_sha256=op.digest,
-        redgen=__import__("redgen").__version__, order=order, depends_on=(ROW,),
+        redgen=__version__, order=order, depends_on=(ROW,),
         independent_of=(BATCH, "other sequences' lengths", "cores", op.query_axis, op.kv_axis, "i"),
         method=method, not_order_shaping=not_shaping, statement=statement,
     )
