@@ -248,6 +248,9 @@ class _Checker:
             self.fail(err.UnknownCombiner, f"unknown combiner '{st.combiner.text}' (one of "
                       f"{', '.join(ir.COMBINERS)})" + did_you_mean(st.combiner.text, ir.COMBINERS),
                       st.combiner.pos)
+        if st.more:
+            self.fail(err.BadArity, f"{st.combiner.text}() takes 1 argument, got {1 + len(st.more)}",
+                      st.combiner.pos)
         e = self.expr(st.expr)
         stage = self.stage(e)
         self.declare(st.name, "reduce")
@@ -461,4 +464,9 @@ def _fold(e: ir.E) -> float:
 
 def check(spec: S.Spec) -> ir.Op:
     """Resolve and type-check a parsed spec; raises a RedgenError subclass."""
+    # --- attention: a spec with softmax_sum, mask or group is checked by redgen/attention.py ---
+    from . import attention
+
+    if attention.is_attention(spec):
+        return attention.check(spec)
     return _Checker(spec).run()

@@ -299,5 +299,9 @@ def _env() -> jinja2.Environment:
 
 def emit(plan: Plan, certificate) -> str:
     """Source of the generated module for `plan`."""
+    if getattr(plan, "attention", False):  # --- attention (redgen/attention_emit.py) ---
+        from .attention_emit import emit as emit_attention
+
+        return emit_attention(plan, certificate)
     ctx = context(plan, certificate)
     return _env().get_template(f"{plan.target}/module.py.j2").render(m=ctx)

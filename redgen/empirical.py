@@ -51,6 +51,10 @@ def case(plan: Plan) -> dict:
 
 def run_empirical(plan: Plan, source: str) -> dict:
     """Run the worker on `source`; the certificate's 'empirical' record, or EmpiricalMismatch."""
+    if getattr(plan, "attention", False):  # --- attention (redgen/attention_empirical.py) ---
+        from .attention_empirical import run_attention_empirical
+
+        return run_attention_empirical(plan, source)
     spec = case(plan)
     with tempfile.TemporaryDirectory() as d:
         mod = Path(d) / f"_redgen_check_{plan.op.name}.py"

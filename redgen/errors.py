@@ -171,6 +171,21 @@ class DtypeMismatch(RedgenError):
 
 
 # --- verification (verify.py) ------------------------------------------------
+# --- attention (redgen/attention.py) ---
+class BadAttention(RedgenError):
+    """A statement of an attention spec (softmax_sum, mask, group) that does not fit its shape."""
+
+    code = "E130"
+
+
+class BadMask(RedgenError):
+    code = "E131"
+
+
+class BadGroup(RedgenError):
+    code = "E132"
+
+
 class NotInvariant(RedgenError):
     """The verifier found two batch sizes that give different orders."""
 

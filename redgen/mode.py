@@ -292,6 +292,11 @@ ROUTES: tuple[Route, ...] = (
     Route("_fused_rms_norm.default", ("rms_norm", "mean"), _rms_norm, _RMS),
 )
 
+# --- attention: the aten ops F.scaled_dot_product_attention dispatches to (redgen/mode_attention.py) ---
+from .mode_attention import ROUTES as _ATTENTION_ROUTES  # noqa: E402 - needs Route, defined above
+
+ROUTES = ROUTES + _ATTENTION_ROUTES
+
 
 # --- state ----------------------------------------------------------------------------
 

@@ -112,7 +112,7 @@ class _ToSyntax(Transformer):
         return S.AccDecl(_tok(c[0]), self._p(meta))
 
     def reduce_stmt(self, meta, c):
-        return S.ReduceStmt(_tok(c[0]), _tok(c[1]), _tok(c[2]), c[3], self._p(meta))
+        return S.ReduceStmt(_tok(c[0]), _tok(c[1]), _tok(c[2]), c[3], self._p(meta), tuple(c[4:]))
 
     def assign_stmt(self, meta, c):
         return S.AssignStmt(_tok(c[0]), c[1], self._p(meta))
@@ -131,6 +131,13 @@ class _ToSyntax(Transformer):
 
     def warps_stmt(self, meta, c):
         return S.WarpsStmt(c[0], self._p(meta))
+
+    # --- attention (redgen/attention.py) ---
+    def mask_stmt(self, meta, c):
+        return S.MaskStmt(_tok(c[0]), self._p(meta))
+
+    def group_stmt(self, meta, c):
+        return S.GroupStmt(_tok(c[0]), _tok(c[1]), self._p(meta))
 
 
 def _checked_number(tok: Token, path: str, source: str) -> str:

@@ -55,7 +55,12 @@ def check_spec(path: str | Path) -> ir.Op:
 
 def plan_spec(path: str | Path, target: str) -> Plan:
     planner = targets.planner(target)
-    return check_tile_limit(planner(check_spec(path)))
+    op = check_spec(path)
+    if not isinstance(op, ir.Op):  # --- attention (redgen/attention.py) ---
+        from .attention import plan
+
+        return plan(op, target)
+    return check_tile_limit(planner(op))
 
 
 # Triton refuses a block of more elements (TRITON_MAX_TENSOR_NUMEL): a kernel tile

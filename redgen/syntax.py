@@ -102,6 +102,7 @@ class ReduceStmt:
     combiner: Tok
     expr: Expr
     pos: Pos
+    more: tuple[Expr, ...] = ()  # further arguments (attention's softmax_sum(s, v))
 
 
 @dataclass(frozen=True)
@@ -150,9 +151,23 @@ class WarpsStmt:
     pos: Pos
 
 
+# --- attention (redgen/attention.py) ---
+@dataclass(frozen=True)
+class MaskStmt:
+    kind: Tok  # causal | none
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class GroupStmt:
+    heads: Tok  # the query head axis
+    kv_heads: Tok  # the KV head axis
+    pos: Pos
+
+
 Stmt = (
     InputDecl | ParamDecl | OutputDecl | AccDecl | ReduceStmt | AssignStmt
-    | LayoutStmt | TileStmt | SplitStmt | CoresStmt | WarpsStmt
+    | LayoutStmt | TileStmt | SplitStmt | CoresStmt | WarpsStmt | MaskStmt | GroupStmt
 )
 
 

@@ -181,7 +181,33 @@ def _register_autograd(cop: Any, op: str, sig: inspect.Signature) -> None:
         cop.register_autograd(backward, setup_context=lambda ctx, inputs, output: setup(ctx, inputs, {}, output))  # noqa: E501
 
 
+# --- attention (specs/attention.red): its own schema and fake (the output has q's shape);
+# return_lse stays an option of the launcher ---
+def _make_attention(op: str, fn: Callable[..., Any]) -> Any:
+    causal = bool(inspect.signature(fn).parameters["causal"].default)
+    # (custom ops take no keyword-only tensors: cu_seqlens may also be passed by position)
+    schema = (f"(Tensor q, Tensor k, Tensor v, Tensor? cu_seqlens_q=None, Tensor? cu_seqlens_k=None, *, "
+              f"bool causal={causal}, float? scale=None, SymInt? max_seqlen_q=None, "
+              "SymInt? max_seqlen_k=None) -> Tensor")
+
+    def impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_seqlens_q: torch.Tensor | None = None,
+             cu_seqlens_k: torch.Tensor | None = None, *, causal: bool = causal, scale: float | None = None,
+             max_seqlen_q: int | None = None, max_seqlen_k: int | None = None) -> torch.Tensor:
+        target = DEVICE_TARGETS.get(q.device.type, "cuda")
+        run = fn if target == "cuda" else load(op, target)
+        # scale None: the spec's default (the launcher's own), not 1/sqrt(D) unconditionally.
+        extra = {} if scale is None else {"scale": scale}
+        return run(q, k, v, causal=causal, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
+                   max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, **extra)
+
+    cop = torch.library.custom_op(f"redgen::{op}", impl, mutates_args=(), schema=schema)
+    cop.register_fake(lambda q, k, v, *args, **kwargs: torch.empty_like(q))
+    return cop
+
+
 def _make(op: str, fn: Callable[..., Any]) -> Any:
+    if "cu_seqlens_q" in inspect.signature(fn).parameters:  # --- attention ---
+        return _make_attention(op, fn)
     sig = inspect.signature(fn)
     int_dim = isinstance(sig.parameters.get("dim", inspect.Parameter("d", inspect.Parameter.KEYWORD_ONLY)).default,
                          int)

@@ -236,6 +236,10 @@ def prove(plan: Plan) -> Certificate:
     """Prove `plan` batch invariant, or raise NotInvariant with a counterexample."""
     from .counterexample import find_counterexample
 
+    if getattr(plan, "attention", False):  # --- attention (redgen/attention_verify.py) ---
+        from .attention_verify import prove_attention
+
+        return prove_attention(plan)
     o = plan.order
     reduce_axis = plan.op.reduce_axis
     independent = invariant_symbols(plan)

@@ -37,7 +37,7 @@ TARGET_ARCH = "Ascend910B4"
 MISSING_CANN = re.compile(
     r"ASCEND_HOME_PATH is not set|Couldn't find executable bishengir-compile|bishengir-compile: (command )?not found")
 INT_ARGS = {"M", "N", "K", "R", "CHUNK", "NUM_CHUNKS"}
-SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16"}
+SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "int32": "i32"}
 
 
 def _load(path: Path):
@@ -101,6 +101,35 @@ def _source(fn, vals, backend):
     return ASTSource(fn, signature, constants, attrs)
 
 
+# --- attention modules (templates/ascend/attention.py.j2): one persistent kernel, its own arguments ---
+def _attention_cases(mod):
+    """(label, kernel, values) for each dtype, dense and varlen, GQA 32/8 heads of dim 128."""
+    import torch
+
+    fn = mod._attn_persistent
+    for dtype in mod._DTYPES:
+        for varlen in (False, True):
+            consts = {"VARLEN": varlen, "CAUSAL_": mod.CAUSAL, "GROUP": 4, "D": 128, "BLOCK_M_": mod.BLOCK_M,
+                      "BLOCK_N_": mod.BLOCK_N, "CHUNK_": mod.CHUNK, "DOT_F32": False}
+            vals = []
+            for p in fn.params:
+                n = p.name
+                if n in consts:
+                    vals.append(consts[n])
+                elif n in ("Q", "K", "V", "OUT"):
+                    vals.append(torch.empty(16, dtype=dtype))
+                elif n == "LSE":
+                    vals.append(torch.empty(16, dtype=torch.float32))
+                elif n in ("CU_Q", "CU_K"):
+                    vals.append(torch.empty(16, dtype=torch.int32))
+                elif n == "scale":
+                    vals.append(0.088)
+                else:
+                    vals.append(4096)  # strides, lengths, head counts, tile and item counts
+            label = f"{fn.__name__} [{str(dtype).split('.')[-1]}, {'varlen' if varlen else 'dense'}]"
+            yield label, fn, vals
+
+
 def compile_one(fn, vals) -> tuple[bool, str]:
     """(ok, what happened) for one kernel specialization."""
     import triton
@@ -145,6 +174,14 @@ def main(argv=None) -> int:
     t0 = time.time()
     for path in files:
         mod = _load(path)
+        if hasattr(mod, "_attn_persistent"):  # --- attention (see _attention_cases) ---
+            for label, fn, vals in _attention_cases(mod):
+                total += 1
+                t = time.time()
+                ok, what = compile_one(fn, vals)
+                print(f"{'ok  ' if ok else 'FAIL'} {path.name}:{label}: {what} ({time.time() - t:.1f}s)", flush=True)
+                failed += not ok
+            continue
         dtypes = next(iter(mod._INPUT_DTYPES.values()))
         for name, fn in _kernels(mod):
             for dtype in dtypes:
