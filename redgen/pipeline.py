@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import hashlib
 import importlib.metadata
 import itertools
@@ -193,15 +194,20 @@ REUSE_RULE = ("reused by `redgen build` only for byte-identical kernel source (k
               "without this record) under the same redgen, triton and torch; `--fresh` runs it again")
 
 
-def versions() -> dict[str, str]:
-    """The versions an empirical record is valid for (read from package metadata: no import)."""
-    out = {"redgen": __version__}
+@functools.cache
+def _versions() -> tuple[tuple[str, str], ...]:
+    out = [("redgen", __version__)]
     for dist in ("triton", "torch"):
         try:
-            out[dist] = importlib.metadata.version(dist)
+            out.append((dist, importlib.metadata.version(dist)))
         except importlib.metadata.PackageNotFoundError:
-            out[dist] = "absent"
-    return out
+            out.append((dist, "absent"))
+    return tuple(out)
+
+
+def versions() -> dict[str, str]:
+    """The versions an empirical record is valid for (read from package metadata: no import)."""
+    return dict(_versions())
 
 
 def kernel_key(plan: Plan, cert: Certificate) -> str:
