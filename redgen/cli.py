@@ -16,8 +16,16 @@ from pathlib import Path
 from . import __version__, targets
 from .errors import Loc, RedgenError, StaleCertificate, UsageError
 from .export import ensure_packages, write_atomic
-from .pipeline import build_spec, build_specs, check_spec, committed_certificate, module_path, plan_spec, spec_files
-from .verify import prove
+from .pipeline import (
+    build_spec,
+    build_specs,
+    check_spec,
+    committed_certificate,
+    module_path,
+    plan_spec,
+    prove_plan,
+    spec_files,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,7 +75,8 @@ def _parser() -> argparse.ArgumentParser:
 def _check(args) -> int:
     for path in spec_files(args.specs):
         op = check_spec(path)
-        print(f"{path}: ok (op {op.name}, reduce {op.reduce_axis}, {len(op.reductions)} reduction(s))")
+        what = f"{len(op.reductions)} reduction(s)" if hasattr(op, "reductions") else "a contraction"
+        print(f"{path}: ok (op {op.name}, reduce {op.reduce_axis}, {what})")
     return 0
 
 
@@ -83,7 +92,8 @@ def _verify(args) -> int:
             print(e.render(), file=sys.stderr)
             failed += 1
             continue
-        kernels = ", ".join(f"{k.name} ({k.when})" for k in plan.kernels)
+        kernels = (", ".join(f"{k.name} ({k.when})" for k in plan.kernels) if hasattr(plan, "kernels")
+                   else f"{len(plan.regimes)} M regime(s)")  # a contraction (redgen/contraction.py)
         print(f"{path}: verified ({args.target}; kernels {kernels} share this order)")
         for line in cert.lines():
             print(f"  {line}")
@@ -158,7 +168,7 @@ def recheck_module(path: Path, root: Path) -> dict:
                     f"certificate says {embedded['spec_sha256'][:12]}...)",
                     Loc(str(path), _line_of(text, "# spec sha256:"), 1))
     try:
-        fresh = prove(plan_spec(spec, embedded["target"])).to_dict()
+        fresh = prove_plan(plan_spec(spec, embedded["target"])).to_dict()
     except RedgenError as e:
         print(e.render(), file=sys.stderr)
         raise stale(f"its spec {embedded['spec']} no longer verifies for target {embedded['target']} "

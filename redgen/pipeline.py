@@ -34,7 +34,37 @@ def check_spec(path: str | Path) -> ir.Op:
 
 def plan_spec(path: str | Path, target: str) -> Plan:
     planner = targets.planner(target)
-    return planner(check_spec(path))
+    op = check_spec(path)
+    if isinstance(op, ir.Contraction):  # contractions: redgen/contraction*.py
+        from .contraction import plan_contraction
+
+        return plan_contraction(op, target)
+    return planner(op)
+
+
+def prove_plan(plan):
+    from .contraction import ContractionPlan, prove_contraction
+
+    return prove_contraction(plan) if isinstance(plan, ContractionPlan) else prove(plan)
+
+
+def _emit(plan, cert) -> str:
+    from .contraction import ContractionPlan
+    from .contraction_emit import emit_contraction
+
+    return emit_contraction(plan, cert) if isinstance(plan, ContractionPlan) else emit_mod.emit(plan, cert)
+
+
+def _run_empirical(plan, source: str) -> dict:
+    from .contraction import ContractionPlan
+
+    if isinstance(plan, ContractionPlan):
+        from .contraction_empirical import run_contraction_empirical
+
+        return run_contraction_empirical(plan, source)
+    from .empirical import run_empirical
+
+    return run_empirical(plan, source)
 
 
 def build_spec(path: str | Path, target: str, empirical: bool | dict = True) -> Built:
@@ -52,14 +82,12 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
     """build_spec for several specs: proofs in this thread (z3 is not thread-safe),
     the interpreter runs (subprocesses) side by side, one per core."""
     plans = [plan_spec(p, target) for p in paths]
-    certs = [prove(plan) for plan in plans]
+    certs = [prove_plan(plan) for plan in plans]
     runs = [i for i, e in enumerate(empirical) if e is True]
     records: dict[int, dict] = {}
     if runs:
-        from .empirical import run_empirical
-
         def run(i: int) -> dict:
-            return run_empirical(plans[i], emit_mod.emit(plans[i], certs[i]))
+            return _run_empirical(plans[i], _emit(plans[i], certs[i]))
 
         with ThreadPoolExecutor(max_workers=max(1, min(len(runs), os.cpu_count() or 1))) as pool:
             records = dict(zip(runs, pool.map(run, runs), strict=True))
@@ -68,7 +96,7 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
         e = empirical[i]
         record = e if isinstance(e, dict) else records.get(i, {"status": "skipped (--no-empirical)"})
         cert = cert.with_empirical(record)
-        built.append(Built(plan.op, plan, cert, emit_mod.emit(plan, cert)))
+        built.append(Built(plan.op, plan, cert, _emit(plan, cert)))
     return built
 
 
