@@ -312,3 +312,17 @@ def test_transformer_block_one_sequence_alone_equals_inside_a_batch():
     assert got["addmm.default"] and got["mm.default"] and got["bmm.default"] and got["_softmax.default"]
     ref = _block(x.double(), {k: v.double() for k, v in p.items()}, heads)
     assert torch.allclose(many.double(), ref, atol=1e-4, rtol=1e-4)
+
+
+def test_custom_ops_and_their_fake_shapes():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from redgen import torch_ops
+
+    assert {"matmul", "addmm", "bmm", "linear"} <= set(torch_ops.register())
+    a, b = rand(5, 64), rand(64, 7, seed=1)
+    assert torch.equal(torch.ops.redgen.matmul(a, b), mm_mod.matmul(a, b))
+    with FakeTensorMode():
+        y = torch.ops.redgen.linear(torch.empty(5, 64), torch.empty(7, 64), torch.empty(7))
+        z = torch.ops.redgen.bmm(torch.empty(3, 5, 64, dtype=torch.bfloat16), torch.empty(3, 64, 9, dtype=torch.bfloat16))
+    assert y.shape == (5, 7) and z.shape == (3, 5, 9) and z.dtype == torch.bfloat16
