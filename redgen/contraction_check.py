@@ -163,6 +163,9 @@ class _ContractionChecker(_Checker):
                                     f"write ': like {a.name}'", b.loc, self.spec.source)
         epilogue = tuple(i for i in self.inputs if i.name not in self.pair)
         for i in epilogue:
+            if m not in i.axes and n not in i.axes:
+                raise err.BadAxis(f"'{i.name}[{', '.join(i.axes)}]' is read by the epilogue: it needs the axis "
+                                  f"'{m}' or '{n}' (a scalar is a 'param')", i.loc, self.spec.source)
             if not set(i.axes) <= set(out_axes) or list(i.axes) != [x for x in out_axes if x in i.axes]:
                 raise err.BadAxis(f"'{i.name}[{', '.join(i.axes)}]' is read by the epilogue: its axes must be "
                                   f"among the output's [{', '.join(out_axes)}], in that order", i.loc,
