@@ -326,3 +326,17 @@ def test_custom_ops_and_their_fake_shapes():
         y = torch.ops.redgen.linear(torch.empty(5, 64), torch.empty(7, 64), torch.empty(7))
         z = torch.ops.redgen.bmm(torch.empty(3, 5, 64, dtype=torch.bfloat16), torch.empty(3, 64, 9, dtype=torch.bfloat16))
     assert y.shape == (5, 7) and z.shape == (3, 5, 9) and z.dtype == torch.bfloat16
+
+
+def test_epilogue_input_needs_m_or_n(tmp_path):
+    body = """op g
+in   a[B, M, K] : f32
+in   b[B, K, N] : like a
+in   g[B] : like a
+out  c[B, M, N] : like a
+reduce K: s = sum(a * b)
+c = s + g
+"""
+    with pytest.raises(errors.BadAxis, match="needs the axis 'M' or 'N'") as e:
+        check_spec(spec_file(tmp_path, body))
+    assert (e.value.loc.line, e.value.loc.col) == (4, 1)
