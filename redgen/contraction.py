@@ -241,7 +241,10 @@ def prove_contraction(plan: ContractionPlan) -> Certificate:
         if verdict is None:
             by_z3.append((name, expr))
             continue
-        raise find_counterexample(plan, name, expr, bad, verdict)
+        found = find_counterexample(plan, name, expr, bad, verdict)
+        # A contraction takes no fixed_count at all (see below): say fixed_size alone.
+        raise NotInvariant(found.message.replace(" or a constant fixed_count", ", a multiple of the K tile"),
+                           found.loc, found.source)
     if not o.lanes.is_const():
         raise BadTile(f"the K tile must be a constant power of two, got {o.lanes}", o.where("lanes"), op.source)
     block_k = o.lanes.eval({})

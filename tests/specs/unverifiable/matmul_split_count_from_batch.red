@@ -1,4 +1,4 @@
-# expect: V201 at 10:1 contains "depends on M and cores" "the split count 'cores / M'" "use fixed_size"
+# expect: V201 at 10:1 contains "depends on M and cores" "the split count 'cores / M'" "use fixed_size" "a multiple of the K tile"
 # split-K the way libraries fill the GPU at small batch: more K chunks when M is small.
 # The chunk boundaries of every c[m, n] then move with M: refused.
 op matmul
