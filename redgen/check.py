@@ -65,6 +65,14 @@ class _Checker:
                       + did_you_mean(tok.text, allowed), tok.pos)
         return tok.text
 
+    def like_dtypes(self, like: S.Tok) -> tuple[str, ...]:
+        """The dtypes of the input named by `: like <input>`."""
+        found = [i for i in self.inputs if i.name == like.text]
+        if not found:
+            self.fail(err.UnknownName, f"'like {like.text}': no input named '{like.text}' declared before"
+                      + did_you_mean(like.text, [i.name for i in self.inputs]), like.pos)
+        return found[0].dtypes
+
     def once(self, st, what: str) -> None:
         if type(st) in self.seen:
             self.fail(err.DuplicateName, f"'{what}' is given twice", st.pos)
@@ -198,7 +206,7 @@ class _Checker:
                 self.fail(err.BadAxis, f"the axes of '{st.name.text}' must keep the order of "
                           f"'{self.inputs[0].name}' ({', '.join(self.axes)})", st.axes[0].pos)
         self.declare(st.name, "input")
-        dtypes = tuple(self.dtype(t) for t in st.dtypes)
+        dtypes = self.like_dtypes(st.like) if st.like else tuple(self.dtype(t) for t in st.dtypes)
         self.inputs.append(ir.Input(st.name.text, tuple(a.text for a in st.axes), dtypes, self.loc(st.pos)))
 
     def st_ParamDecl(self, st: S.ParamDecl):
@@ -315,6 +323,10 @@ class _Checker:
         if st.axis.text != self.reductions[0].axis:
             self.fail(err.BadSplit, f"only the reduce axis can be split: '{st.axis.text}' is not the reduce axis "
                       f"'{self.reductions[0].axis}'", st.axis.pos)
+        if st.value is None:  # `split <axis> none`: one chunk, as with no split statement
+            self.split = None
+            self.locs["split"] = self.loc(st.pos)
+            return
         value = self.sched(st.value)
         if isinstance(value, sym.Const) and value.value < 1:
             what = "size" if st.kind.text == "fixed_size" else "count"
@@ -462,11 +474,18 @@ def _fold(e: ir.E) -> float:
     raise TypeError(e)
 
 
-def check(spec: S.Spec) -> ir.Op:
-    """Resolve and type-check a parsed spec; raises a RedgenError subclass."""
-    # --- attention: a spec with softmax_sum, mask or group is checked by redgen/attention.py ---
+def check(spec: S.Spec) -> ir.Op | ir.Contraction:
+    """Resolve and type-check a parsed spec; raises a RedgenError subclass.
+
+    A contraction (`reduce K: c = sum(a * b)` over an axis two inputs share, see
+    contraction_check.py) and an attention spec (softmax_sum, mask or group, see
+    attention.py) have their own checkers and IR.
+    """
     from . import attention
+    from .contraction_check import check_contraction, is_contraction
 
     if attention.is_attention(spec):
         return attention.check(spec)
+    if is_contraction(spec):
+        return check_contraction(spec)
     return _Checker(spec).run()

@@ -85,7 +85,7 @@ def _check(args) -> int:
             print(e.render(), file=sys.stderr)
             failed += 1
             continue
-        print(f"{path}: ok (op {op.name}, reduce {op.reduce_axis}, {len(op.reductions)} reduction(s))")
+        print(f"{path}: ok (op {op.name}, reduce {op.reduce_axis}, {_what(op)})")
     if failed and len(paths) > 1:
         print(f"redgen: {failed} of {len(paths)} spec(s) failed the check", file=sys.stderr)
     return 1 if failed else 0

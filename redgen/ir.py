@@ -173,3 +173,55 @@ class Op:
 
     def local(self, name: str) -> Local:
         return next(v for v in self.locals if v.name == name)
+
+
+# --- contractions (redgen/contraction_check.py builds these) -------------------
+@dataclass(frozen=True)
+class Contraction:
+    """`reduce K: s = sum(a * b)`: a reduction over the axis K that two inputs share.
+
+    a is [batch?, M, K]; b is [batch?, K, N] or, stored transposed, [batch?, N, K]
+    (`b_nk`, torch's linear weight). The output [batch?, M, N] is `expr`, an
+    element-wise epilogue over the sum (Ref("reduce", sum_name)), parameters and
+    `epilogue` inputs whose axes are among the output's (addmm's bias[N]).
+    """
+
+    name: str
+    path: str
+    source: str
+    digest: str
+    a: Input
+    b: Input
+    epilogue: tuple[Input, ...]
+    params: tuple[Param, ...]
+    batch: str | None  # an axis both a and b lead with (bmm), else None
+    m: str
+    n: str
+    k: str
+    b_nk: bool
+    acc: str
+    sum_name: str
+    sum_loc: Loc
+    output: Output
+    schedule: Schedule
+
+    @property
+    def inputs(self) -> tuple[Input, ...]:
+        return (self.a, self.b, *self.epilogue)
+
+    @property
+    def reduce_axis(self) -> str:
+        return self.k
+
+    @property
+    def dtypes(self) -> tuple[str, ...]:
+        return self.a.dtypes
+
+    @property
+    def outputs(self) -> tuple[Output, ...]:
+        return (self.output,)
+
+    @property
+    def mapped(self) -> tuple[Output, ...]:
+        return ()
+# --- end contractions ------------------------------------------------------------

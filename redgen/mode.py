@@ -25,7 +25,7 @@ Semantics:
   `skipped()` says why the others are not).
 - torch.compile: backends that run aten ops (eager, aot_eager) are routed; inductor
   compiles reductions itself and is not (use `torch.ops.redgen.*` there, see
-  redgen/torch_ops.py). Matmul is not covered at all (docs/torch.md).
+  redgen/torch_ops.py). Contractions (mm, addmm, bmm, .out): redgen/mode_matmul.py.
 """
 
 from __future__ import annotations
@@ -296,6 +296,12 @@ ROUTES: tuple[Route, ...] = (
 from .mode_attention import ROUTES as _ATTENTION_ROUTES  # noqa: E402 - needs Route, defined above
 
 ROUTES = ROUTES + _ATTENTION_ROUTES
+
+# Contractions (mm, addmm, bmm and their .out): adapters in redgen/mode_matmul.py, which
+# imports Route and the helpers above (hence the import here, after them).
+from .mode_matmul import MATMUL_ROUTES  # noqa: E402
+
+ROUTES = ROUTES + MATMUL_ROUTES
 
 
 # --- state ----------------------------------------------------------------------------

@@ -101,6 +101,13 @@ class _ToSyntax(Transformer):
     def input_decl(self, meta, c):
         return S.InputDecl(_tok(c[0]), c[1], c[2], self._p(meta))
 
+    # contractions (see the delimited block in grammar.lark)
+    def input_like(self, meta, c):
+        return S.InputDecl(_tok(c[0]), c[1], (), self._p(meta), like=_tok(c[2]))
+
+    def split_none(self, meta, c):
+        return S.SplitStmt(_tok(c[0]), S.Tok("none", self._p(meta)), None, self._p(meta))
+
     def param_decl(self, meta, c):
         return S.ParamDecl(_tok(c[0]), c[1], self._p(meta))
 

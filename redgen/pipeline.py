@@ -55,13 +55,47 @@ def check_spec(path: str | Path) -> ir.Op:
 
 
 def plan_spec(path: str | Path, target: str) -> Plan:
-    planner = targets.planner(target)
-    op = check_spec(path)
-    if not isinstance(op, ir.Op):  # --- attention (redgen/attention.py) ---
+    return plan_op(check_spec(path), target)
+
+
+# --- kernel families: reductions (plan.py), contractions (contraction*.py), attention
+# (attention*.py). Each has its own planner, prover, emitter and empirical check; these
+# four functions are the only place the pipeline tells them apart.
+def plan_op(op, target: str):
+    """The plan of a checked op for `target`, by family."""
+    if isinstance(op, ir.Contraction):
+        from .contraction import plan_contraction
+
+        return plan_contraction(op, target)
+    if not isinstance(op, ir.Op):  # attention (redgen/attention.py)
         from .attention import plan
 
         return plan(op, target)
-    return check_tile_limit(planner(op))
+    return check_tile_limit(targets.planner(target)(op))
+
+
+def _is_contraction(plan) -> bool:
+    from .contraction import ContractionPlan
+
+    return isinstance(plan, ContractionPlan)
+
+
+def _emit(plan, cert) -> str:
+    if _is_contraction(plan):
+        from .contraction_emit import emit_contraction
+
+        return emit_contraction(plan, cert)
+    return emit_mod.emit(plan, cert)  # reductions and attention (emit.py dispatches)
+
+
+def _run_empirical(plan, source: str) -> dict:
+    if _is_contraction(plan):
+        from .contraction_empirical import run_contraction_empirical
+
+        return run_contraction_empirical(plan, source)
+    from .empirical import run_empirical
+
+    return run_empirical(plan, source)  # reductions and attention (empirical.py dispatches)
 
 
 # Triton refuses a block of more elements (TRITON_MAX_TENSOR_NUMEL): a kernel tile
@@ -103,10 +137,8 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
     runs = [i for i, e in enumerate(empirical) if e is True]
     records: dict[int, dict] = {}
     if runs:
-        from .empirical import run_empirical
-
         def run(i: int) -> dict:
-            return run_empirical(plans[i], emit_mod.emit(plans[i], certs[i]))
+            return _run_empirical(plans[i], _emit(plans[i], certs[i]))
 
         with ThreadPoolExecutor(max_workers=max(1, min(len(runs), os.cpu_count() or 1))) as pool:
             records = dict(zip(runs, pool.map(run, runs), strict=True))
@@ -115,14 +147,20 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
         e = empirical[i]
         record = e if isinstance(e, dict) else records.get(i, {"status": "skipped (--no-empirical)"})
         cert = cert.with_empirical(record)
-        built.append(Built(plan.op, plan, cert, emit_mod.emit(plan, cert)))
+        built.append(Built(plan.op, plan, cert, _emit(plan, cert)))
     return built
 
 
 def prove_plan(plan: Plan) -> Certificate:
     """verify.prove, with a schedule expression that divides by zero at some shape (say
     `cdiv(4096, M - M)`, which only folds to a division by zero once M is substituted)
-    reported as the coded BadExpr at its spec location instead of a ZeroDivisionError."""
+    reported as the coded BadExpr at its spec location instead of a ZeroDivisionError.
+    Contractions have their own prover (contraction.py), attention its own (verify.py
+    hands it to attention_verify.py)."""
+    if _is_contraction(plan):
+        from .contraction import prove_contraction
+
+        return prove_contraction(plan)
     loc = plan.op.schedule.loc("split_value") or plan.op.schedule.loc("split")
     try:
         cert = prove(plan)
@@ -213,7 +251,7 @@ def versions() -> dict[str, str]:
 def kernel_key(plan: Plan, cert: Certificate) -> str:
     """sha256 of the module emitted with a placeholder record, and of the versions: two builds
     with the same key run the very same kernels under the very same interpreter."""
-    source = emit_mod.emit(plan, cert.with_empirical({"status": "pending"}))
+    source = _emit(plan, cert.with_empirical({"status": "pending"}))
     payload = json.dumps({"source": source, "versions": versions()}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
@@ -301,7 +339,7 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
             op = check_spec(o.path)
             o.op, o.stage = op.name, "check"
             check_op_name(op, out, target)
-            plan = check_tile_limit(targets.planner(target)(op))
+            plan = plan_op(op, target)
             plan = dataclasses.replace(plan, op=dataclasses.replace(plan.op, path=spec_label(o.path, root)))
             o.stage = "plan"
             certs[i] = prove_plan(plan)
@@ -336,13 +374,11 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
         say(o, f"empirical {o.empirical}")
 
     if runs:
-        from .empirical import run_empirical
-
         def run(i: int) -> tuple[dict | RedgenError, float]:
             start = time.monotonic()
             say(outcomes[i], "empirical: running the kernels under the triton interpreter ...")
             try:
-                record = run_empirical(plans[i], emit_mod.emit(plans[i], certs[i]))
+                record = _run_empirical(plans[i], _emit(plans[i], certs[i]))
             except RedgenError as e:
                 return e, time.monotonic() - start
             except (OSError, subprocess.SubprocessError, ValueError) as e:  # the worker died or hung
@@ -379,7 +415,7 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
         if o.error:
             continue
         cert = certs[i].with_empirical(o.extra["record"])
-        o.built = Built(plan.op, plan, cert, emit_mod.emit(plan, cert))
+        o.built = Built(plan.op, plan, cert, _emit(plan, cert))
         o.stage = "emit"
     return outcomes
 

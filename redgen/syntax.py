@@ -71,6 +71,7 @@ class InputDecl:
     axes: tuple[Tok, ...]
     dtypes: tuple[Tok, ...]
     pos: Pos
+    like: Tok | None = None  # `: like a` (dtypes then empty): the dtype follows input `a`
 
 
 @dataclass(frozen=True)
@@ -134,8 +135,8 @@ class TileStmt:
 @dataclass(frozen=True)
 class SplitStmt:
     axis: Tok
-    kind: Tok  # fixed_size | fixed_count
-    value: Expr
+    kind: Tok  # fixed_size | fixed_count | none
+    value: Expr | None  # None for `split <axis> none`
     pos: Pos
 
 

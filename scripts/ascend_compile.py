@@ -80,6 +80,30 @@ def _values(fn, dtype, block, lanes):
     return vals
 
 
+def _contraction_values(mod, fn, dtype):
+    """Representative arguments of a contraction kernel (`_contract`, redgen/contraction_emit.py):
+    contiguous operands (a's K and b's last dim unit-stride), the module's own tile constants."""
+    import torch
+
+    _, block_m, block_n, group_m, _, _ = mod.REGIMES[dtype][-1]
+    consts = {"BLOCK_M": block_m, "BLOCK_N": block_n, "BLOCK_K": mod.BLOCK_K, "GROUP_M": group_m,
+              "SPLIT": mod.SPLIT, "CHUNK": mod.CHUNK, "IEEE": dtype == torch.float32, "EMULATE_BF16": False}
+    vals = []
+    for p in fn.params:
+        n = p.name
+        if n in consts:
+            vals.append(consts[n])
+        elif n.endswith("_ptr"):
+            vals.append(torch.empty(16, dtype=dtype))
+        elif n in ("s_ak", "s_bn", "s_yn") or (n.startswith("s_e") and n.endswith("_n")):
+            vals.append(1)
+        elif n.startswith("p") and n[1:].isdigit():
+            vals.append(1e-6)
+        else:
+            vals.append(4096 if n != "NUM_PROGS" else 20)
+    return vals
+
+
 def _source(fn, vals, backend):
     import torch
     from triton.compiler import ASTSource
@@ -180,6 +204,15 @@ def main(argv=None) -> int:
                 t = time.time()
                 ok, what = compile_one(fn, vals)
                 print(f"{'ok  ' if ok else 'FAIL'} {path.name}:{label}: {what} ({time.time() - t:.1f}s)", flush=True)
+                failed += not ok
+            continue
+        if hasattr(mod, "REGIMES"):  # a contraction: one kernel, each dtype
+            for dtype in mod._DTYPES:
+                total += 1
+                label = f"{path.name}:_contract [{str(dtype).split('.')[-1]}, BLOCK_K={mod.BLOCK_K}]"
+                t = time.time()
+                ok, what = compile_one(mod._contract, _contraction_values(mod, mod._contract, dtype))
+                print(f"{'ok  ' if ok else 'FAIL'} {label}: {what} ({time.time() - t:.1f}s)", flush=True)
                 failed += not ok
             continue
         dtypes = next(iter(mod._INPUT_DTYPES.values()))
