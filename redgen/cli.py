@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, targets
+from . import __version__, ir, targets
 from .errors import Loc, RedgenError, StaleCertificate, UnknownTarget, UsageError
 from .export import package_files, write_set
 from .parse import read_spec
@@ -111,9 +111,22 @@ def _verify(args) -> int:
     return 1 if failed else 0
 
 
+def _what(op) -> str:
+    """What kind of op a checked spec is, for `redgen check`."""
+    if isinstance(op, ir.Contraction):
+        return "a contraction"
+    if not isinstance(op, ir.Op):
+        return "attention"
+    return f"{len(op.reductions)} reduction(s)"
+
+
 def _kernels_text(plan) -> str:
     """The kernel shapes in the spec's own axis names ('rows (T == 1), cols (T > 1)'); a lone
     kernel shape has no condition to show."""
+    if not hasattr(plan, "kernels"):  # a contraction: one kernel, tiles by M regime
+        return f"one persistent kernel; its {len(plan.regimes)} dtype(s)' M regimes share this order"
+    if not isinstance(plan.op, ir.Op):  # attention: one kernel form, fused or split over KV chunks
+        return f"kernels {', '.join(k.name for k in plan.kernels)} share this order"
     if len(plan.kernels) == 1:
         return f"one kernel shape, {plan.kernels[0].name}"
     names = {"M": plan.op.before or "M", "K": plan.op.after or "K", "N": plan.op.reduce_axis}
