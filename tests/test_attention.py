@@ -251,8 +251,10 @@ def test_tiny_llama_is_batch_invariant_and_prefill_decode_consistent(capsys):
     pytest.importorskip("transformers")
     from examples.llama_invariance import main as llama
 
-    # nn.Linear one row at a time stands in for the matmul routes (redgen/mode_matmul.py).
-    assert llama(["--tiny", "--rowwise-linear"]) == 0
+    # Every linear layer goes through the matmul routes (redgen/mode_matmul.py), attention
+    # through SDPA's aten op: the whole forward pass is redgen's.
+    assert llama(["--tiny"]) == 0
     out = capsys.readouterr().out
     assert "_scaled_dot_product_flash_attention_for_cpu.default x" in out
+    assert "mm.default x" in out
     assert "| 3 | True | 4/4 | 0 |" in out
