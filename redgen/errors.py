@@ -192,3 +192,17 @@ class NotCovered(RedgenError, RuntimeError):
     """Strict batch-invariant mode: an aten call the generated kernels do not cover."""
 
     code = "T304"
+
+
+# --- certificates (issue 10): what a proof cannot cover is refused -----------------
+class BatchValue(RedgenError):
+    """An expression reads a batch axis size, a batch index or the core budget: a row's
+    values would depend on the batch or the device, whatever the combine order."""
+
+    code = "E150"
+
+
+class OpName(RedgenError):
+    """The op name cannot name a generated module and its launcher."""
+
+    code = "E151"
