@@ -13,6 +13,7 @@ from . import errors as err
 from . import ir, sym
 from . import syntax as S
 from .errors import Loc, did_you_mean
+from .names import op_name_problem
 
 _OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 _SCHEDULE_OPS = {"+": sym.add, "-": sym.sub, "*": sym.mul, "/": sym.floordiv}
@@ -323,6 +324,10 @@ class _Checker:
     # -- whole-op checks -----------------------------------------------------------
     def finish(self) -> ir.Op:
         name_pos = self.spec.name.pos
+        why = op_name_problem(self.spec.name.text)
+        if why:
+            self.fail(err.OpName, f"op name '{self.spec.name.text}' {why}: the op name becomes the generated "
+                      f"module's name and its launcher function's; choose another", name_pos)
         if not self.inputs:
             self.fail(err.MissingDecl, f"op '{self.spec.name.text}' declares no input ('in x[...] : f32')", name_pos)
         if not self.reductions:

@@ -6,9 +6,6 @@ templates only format. Output is byte-identical for identical inputs.
 
 from __future__ import annotations
 
-import builtins
-import keyword
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -16,8 +13,8 @@ from pathlib import Path
 import jinja2
 
 from . import __version__, ir
-from .errors import Loc, OpName
 from .exprs import inputs_read, locals_read, reductions_read, render, stage_needed
+from .names import usable
 from .plan import Plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -35,16 +32,6 @@ IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")',
 # so give a row other bits at another batch size. Upstream triton's interpreter drops it;
 # triton-ascend 3.2 accepts it (its NPUOptions has the field) and its interpreter drops it.
 LAUNCH_OPTIONS = {"cuda": "enable_fp_fusion=False", "ascend": "enable_fp_fusion=False"}
-
-# Names a spec name may not take as a public argument of the launcher (the emitter's own
-# argument names, and its mangling scheme), besides keywords and names starting with '_'.
-_RESERVED_ARGS = frozenset({"dim", "keepdim", "dtype"})
-_MANGLED = re.compile(r"(in|out|p|r|v)_\d+")
-# The module's own global names (imports, constants): an op name may not rebind them.
-_MODULE_NAMES = frozenset({"annotations", "functools", "math", "operator", "os", "torch", "triton", "tl",
-                           "CERTIFICATE", "OUTPUTS", "LANES", "CORES", "BLOCK_ROWS", "SPLIT_BELOW",
-                           "FINISH_BLOCK", "LAUNCH_OPTIONS", "EmptyReduceAxis"})
-
 
 @dataclass(frozen=True)
 class ValueCtx:
@@ -214,46 +201,6 @@ def _namer(op: ir.Op, shape: str | None, names: Names):
     return name
 
 
-def _usable(name: str) -> bool:
-    """A spec name the launcher can take as its own argument name."""
-    return (name.isidentifier() and not keyword.iskeyword(name) and not keyword.issoftkeyword(name)
-            and not name.startswith("_") and name not in _RESERVED_ARGS and not _MANGLED.fullmatch(name))
-
-
-def _op_loc(op: ir.Op) -> Loc:
-    """Where the op's name is in the spec (the first statement is `op NAME`)."""
-    for n, line in enumerate(op.source.splitlines(), 1):
-        m = re.match(r"\s*op\s+(\S+)", line)
-        if m:
-            return Loc(op.path, n, m.start(1) + 1)
-    return Loc(op.path, 1, 1)
-
-
-def check_op_name(op: ir.Op) -> None:
-    """The op name is the module's file name and its launcher's name: a Python identifier
-    that rebinds nothing the module uses (OpName, E151, otherwise)."""
-    name = op.name
-    why = None
-    if not name.isidentifier() or keyword.iskeyword(name) or keyword.issoftkeyword(name):
-        why = "is a Python keyword" if keyword.iskeyword(name) or keyword.issoftkeyword(name) else \
-            "is not a Python identifier"
-    elif name.startswith("_"):
-        why = "starts with '_' (the generated module's private names do)"
-    elif name in _MODULE_NAMES:
-        why = "is a name the generated module imports or defines"
-    elif name in dir(builtins) and name not in _SHADOWABLE_BUILTINS:
-        why = "is a Python builtin the generated module calls"
-    if why:
-        raise OpName(f"op name '{name}' {why}: the op name becomes the module and its launcher function; "
-                     f"choose another name", _op_loc(op), op.source)
-
-
-# Builtins no generated module calls: an op may be named after one (torch's `sum`, `all`...).
-_SHADOWABLE_BUILTINS = frozenset({"sum", "all", "abs", "pow", "round", "divmod", "hash", "id", "input",
-                                  "open", "print", "vars", "format", "help", "copyright", "credits",
-                                  "license", "exit", "quit"})
-
-
 def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str, dict[str, str]]:
     """(signature, _run parameters, _run call, renamed, public name per spec input/param)."""
     pub: dict[str, str] = {}
@@ -262,7 +209,7 @@ def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str
     for kind, items in (("input", op.inputs), ("param", op.params)):
         for x in items:
             own = names(kind, x.name)
-            p = x.name if _usable(x.name) and x.name not in taken else own
+            p = x.name if usable(x.name) and x.name not in taken else own
             if p != x.name:
                 renamed.append(f"{x.name} -> {p}")
             taken.add(p)
@@ -333,7 +280,6 @@ def _output(op: ir.Op, o: ir.Output, shapes: list[str], names: Names) -> OutputC
 
 def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
-    check_op_name(op)
     names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
     reductions = []
