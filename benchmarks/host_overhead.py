@@ -30,7 +30,7 @@ def main() -> None:
     chunk = int(chunk) if chunk.isdigit() else 4096
     # x_ptr, s_x_m, s_x_n, s_x_k, y_ptr, s_y_m, s_y_k, M, N, K, R, CHUNK, NUM_CHUNKS
     args = (x, x.stride(0), x.stride(1), 0, y, y.stride(0), y.stride(1), 64, 4096, 1, 64, chunk, -(-4096 // chunk))
-    k = mod._mean_rows_fused
+    k = mod._k_rows_fused  # kernels are named by the emitter (_k_<shape>_<kind>), not after the op
 
     def raw():
         k[(64,)](*args, BLOCK=1, LANES=mod.LANES, LOG2_LANES=mod.LANES.bit_length() - 1, num_warps=4)

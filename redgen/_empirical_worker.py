@@ -1,4 +1,8 @@
-"""Subprocess side of redgen.empirical (run with TRITON_INTERPRET=1)."""
+"""Subprocess side of redgen.empirical (run with TRITON_INTERPRET=1).
+
+Also used by the differential test (tests/test_differential.py), which runs `check`
+in-process on modules it emitted itself.
+"""
 
 from __future__ import annotations
 
@@ -9,19 +13,14 @@ import sys
 
 import torch
 
+from .check import check as check_spec
+from .parse import parse
+from .reference import evaluate
+from .tolerances import TOLERANCE, assert_accurate
+
 _DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 # SPLIT_BELOW values that force a path: 0 -> always fused, huge -> split whenever >1 chunk.
 _PATHS = {"natural": None, "fused": 0, "split": 1 << 62}
-
-
-def _inputs(spec: dict, dtype: torch.dtype, b: int, k: int, gen: torch.Generator) -> list[torch.Tensor]:
-    size = {spec["reduce"]: spec["N"], spec["before"]: b, spec["after"]: k}
-    return [torch.randn([size[a] for a in i["axes"]], generator=gen).to(dtype) for i in spec["inputs"]]
-
-
-def _rows(spec: dict, xs: list[torch.Tensor], index) -> list[torch.Tensor]:
-    """Select batch rows of every input that has the batch axis."""
-    return [t[index] if spec["before"] in ix["axes"] else t for t, ix in zip(xs, spec["inputs"], strict=True)]
 
 
 class _Runner:
@@ -34,11 +33,9 @@ class _Runner:
         if "grids" in spec:  # ascend
             self.knob = "CORES"
             self.paths = {"natural": None, **{f"grid{g}": g for g in spec["grids"]}}
-            self.ref, self.alt = "natural", tuple(p for p in self.paths if p != "natural")
-            self.forced = tuple(self.paths)
         else:
             self.knob, self.paths = "SPLIT_BELOW", _PATHS
-            self.ref, self.alt, self.forced = "fused", ("split",), ("natural", "fused", "split")
+        self.forced = tuple(p for p in self.paths if p != "natural")
         self.default = getattr(module, self.knob)
         self.calls = 0
 
@@ -53,40 +50,123 @@ class _Runner:
         return y if isinstance(y, tuple) else (y,)
 
 
+class _Case:
+    """Inputs of one shape and how to take batch slices of them and of the outputs."""
+
+    def __init__(self, spec: dict, op, dtype: torch.dtype, n: int, b: int, k: int, seed: int):
+        self.spec, self.op = spec, op
+        size = {spec["reduce"]: n, spec["before"]: b, spec["after"]: k}
+        gen = torch.Generator().manual_seed(seed)
+        self.xs = [torch.randn([size[a] for a in i["axes"]], generator=gen).to(dtype) for i in spec["inputs"]]
+        # The launcher's outputs: ops with outputs over the reduce axis keep it (size 1) in the others.
+        keep = [a for a in spec["inputs"][0]["axes"]]
+        self.out_axes = [list(o.axes) if (o.mapped or not op.mapped) else keep for o in op.outputs]
+
+    def sliced(self, axis: str, index) -> list[torch.Tensor]:
+        """Every input with batch `axis` indexed by `index` (a slice or a permutation)."""
+        out = []
+        for t, inp in zip(self.xs, self.spec["inputs"], strict=True):
+            if axis in inp["axes"]:
+                d = inp["axes"].index(axis)
+                t = t[(slice(None),) * d + (index,)]
+            out.append(t)
+        return out
+
+    def out_slice(self, ys, axis: str, index) -> list[torch.Tensor]:
+        out = []
+        for y, axes in zip(ys, self.out_axes, strict=True):
+            if axis in axes:
+                d = axes.index(axis)
+                y = y[(slice(None),) * d + (index,)]
+            out.append(y)
+        return out
+
+
 def _same(a, b) -> bool:
     return all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
 
 
-def check(run: _Runner, spec: dict) -> str | None:
-    """None when every comparison holds, else what differed."""
-    sizes = spec["batch_sizes"]
-    for dname in [d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]]:
-        for k in spec["K"]:
-            where = f"({dname}, K={k})"
-            full = _inputs(spec, _DT[dname], max(sizes), k, torch.Generator().manual_seed(spec["seed"]))
-            ref = run(full, run.ref)
-            if not _same(ref, run(full, run.ref)):
-                return f"run-to-run: two calls on the same input differ {where}"
-            if not spec["before"]:
-                for alt in run.alt:
-                    if not _same(ref, run(full, alt)):
-                        return f"{alt} and {run.ref} paths differ {where}"
-                continue
-            # f32 forces every path (cuda: fused and split; ascend: each grid) at every
-            # batch size; other dtypes take the natural one.
-            paths = run.forced if dname == "f32" else ("natural",)
-            for b in sizes:
-                for path in paths:
-                    got = run(_rows(spec, full, slice(0, b)), path)
-                    if not all(torch.equal(g, r[:b]) for g, r in zip(got, ref, strict=True)):
-                        return f"batch {b} ({path} path) vs batch {max(sizes)}: shared rows differ {where}"
-            for pos in spec["positions"]:
-                perm = list(range(max(sizes)))
-                perm[0], perm[pos] = perm[pos], perm[0]
-                got = run(_rows(spec, full, perm))
-                if not all(torch.equal(g[pos], r[0]) for g, r in zip(got, ref, strict=True)):
-                    return f"row 0 moved to batch position {pos} gives other bits {where}"
+def _accurate(op, case: _Case, ys, dname: str) -> str | None:
+    # Launchers of ops with outputs over the reduce axis keep it (size 1) in the reduced ones.
+    ref = evaluate(op, {i.name: x for i, x in zip(op.inputs, case.xs, strict=True)}, keepdim=bool(op.mapped))
+    for o, y in zip(op.outputs, ys, strict=True):
+        want = ref[o.name]
+        try:
+            if want.dtype == torch.int64:
+                if not torch.equal(y, want):
+                    return f"output {o.name}: indices differ from the reference"
+            else:
+                assert_accurate(y, want, _DT[dname])
+        except AssertionError as e:
+            return f"output {o.name} vs the float64 reference: {str(e).splitlines()[0]}"
     return None
+
+
+def check(run: _Runner, spec: dict, op) -> tuple[str | None, int]:
+    """(None, comparisons) when every comparison holds, else (what differed, comparisons)."""
+    sizes, after = spec["batch_sizes"], spec["after_sizes"]
+    big_b, big_k = max(sizes), max(after)
+    ns = spec["N"]
+    main, prime = ns["chunk_tail"], ns["prime"]
+    compared = 0
+    for di, dname in enumerate(d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]):
+        dt = _DT[dname]
+        first = di == 0
+        # f32 runs every reduce length and every forced path; the other dtypes the main length.
+        lengths = list(ns.values()) if first else [main]
+        ks = sorted({1, big_k})
+        for n in lengths:
+            for k in ks:
+                if k > 1 and n == ns["chunks"] and n != main:
+                    continue  # the K > 1 shape at several chunks adds time, not coverage
+                where = f"({dname}, N={n}, {spec['after'] or 'K'}={k})"
+                case = _Case(spec, op, dt, n, big_b, k, spec["seed"] + n + k)
+                full = run(case.xs)
+                bad = _accurate(op, case, full, dname)
+                compared += 1
+                if bad:
+                    return f"{bad} {where}", compared
+                if first and n == main and k == 1 and not _same(full, run(case.xs)):
+                    return f"run-to-run: two calls on the same input differ {where}", compared
+                if n not in (main, prime) or (not first and n != main):
+                    continue
+                if spec["before"]:
+                    for b in sizes[:-1] if first else (1, 3):
+                        paths = ["natural"]
+                        if first and n == main and b in (1, 7):
+                            paths += list(run.forced)
+                        for path in paths:
+                            got = run(case.sliced(spec["before"], slice(0, b)), path)
+                            compared += 1
+                            if not _same(got, case.out_slice(full, spec["before"], slice(0, b))):
+                                return (f"batch {spec['before']}={b} ({path} path) vs {big_b}: shared rows "
+                                        f"differ {where}"), compared
+                elif first and n == main:
+                    for path in run.forced:
+                        compared += 1
+                        if not _same(full, run(case.xs, path)):
+                            return f"{path} and natural paths differ {where}", compared
+                if first and n == main and spec["after"] and k == big_k:
+                    for kk in after[:-1]:
+                        got = run(case.sliced(spec["after"], slice(0, kk)))
+                        compared += 1
+                        if not _same(got, case.out_slice(full, spec["after"], slice(0, kk))):
+                            return f"batch {spec['after']}={kk} vs {big_k}: shared rows differ {where}", compared
+                if first and n == main and spec["before"]:
+                    for pos in spec["positions"][1:]:
+                        perm = list(range(big_b))
+                        perm[0], perm[pos] = perm[pos], perm[0]
+                        got = run(case.sliced(spec["before"], perm))
+                        compared += 1
+                        moved = case.out_slice(got, spec["before"], pos)
+                        if not _same(moved, case.out_slice(full, spec["before"], 0)):
+                            return f"row 0 moved to batch position {pos} gives other bits {where}", compared
+    return None, compared
+
+
+def load_op(spec: dict):
+    """The spec's typed IR, from its text (the reference reads it; nothing of the plan)."""
+    return check_spec(parse(spec["source"], spec["path"]))
 
 
 def main() -> None:
@@ -95,16 +175,19 @@ def main() -> None:
         # `cores auto` has no device to ask under the interpreter; its natural grid here is
         # the A2 budget (every forced grid is compared with it anyway).
         os.environ.setdefault("REDGEN_ASCEND_CORES", "40")
+    op = load_op(spec)
     run = _Runner(module, spec)
-    failure = check(run, spec)
+    failure, compared = check(run, spec, op)
     if failure:
         print(json.dumps({"status": "failed", "detail": failure}))
         return
+    dtypes = [d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]]
     result = {
         "status": "passed", "where": "triton interpreter (CPU)", "batch_sizes": spec["batch_sizes"],
-        "positions": spec["positions"], "paths": list(run.paths), "N": spec["N"], "K": spec["K"],
-        "dtypes": [d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]],
-        "calls": run.calls, "seed": spec["seed"],
+        "after_sizes": spec["after_sizes"], "positions": spec["positions"], "paths": list(run.paths),
+        "N": spec["N"], "dtypes": dtypes, "calls": run.calls, "seed": spec["seed"],
+        "reference": ("every output vs redgen.reference (float64 evaluation of the typed IR) at "
+                      + ", ".join(f"{d} {TOLERANCE[_DT[d]]:g}" for d in dtypes) + f"; {compared} comparisons"),
     }
     if "grids" in spec:
         result["grids"] = spec["grids"]

@@ -13,6 +13,7 @@ from . import errors as err
 from . import ir, sym
 from . import syntax as S
 from .errors import Loc, did_you_mean
+from .names import op_name_problem
 
 _OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 _SCHEDULE_OPS = {"+": sym.add, "-": sym.sub, "*": sym.mul, "/": sym.floordiv}
@@ -41,6 +42,7 @@ class _Checker:
         self.innermost: str | None = None
         self.locs: dict[str, Loc] = {}
         self.seen: set[type] = set()
+        self.size_reads: list[tuple[str, S.Pos]] = []  # axis sizes read by element-wise expressions
 
     # -- helpers ---------------------------------------------------------------
     def loc(self, pos: S.Pos) -> Loc:
@@ -84,8 +86,13 @@ class _Checker:
             return ir.Lit(float(e.value))
         if isinstance(e, S.Name):
             if e.id in self.axes:
+                self.size_reads.append((e.id, e.pos))
                 return ir.Ref("size", e.id)
             kind = self.names.get(e.id)
+            if kind is None and e.id == "cores":
+                self.fail(err.BatchValue, "an expression cannot read the core budget 'cores': it belongs to "
+                          "the device, so a row's values would change with the device (cores is for "
+                          "schedule statements only)", e.pos)
             if kind is None or kind == "output":
                 known = set(self.names) | set(self.axes)
                 hint = " (outputs are written, not read)" if kind == "output" else did_you_mean(e.id, known)
@@ -359,6 +366,10 @@ class _Checker:
     # -- whole-op checks -----------------------------------------------------------
     def finish(self) -> ir.Op:
         name_pos = self.spec.name.pos
+        why = op_name_problem(self.spec.name.text)
+        if why:
+            self.fail(err.OpName, f"op name '{self.spec.name.text}' {why}: the op name becomes the generated "
+                      f"module's name and its launcher function's; choose another", name_pos)
         if not self.inputs:
             self.fail(err.MissingDecl, f"op '{self.spec.name.text}' declares no input ('in x[...] : f32')", name_pos)
         if not self.reductions:
@@ -374,6 +385,11 @@ class _Checker:
                               f"one batch axis before and one after the reduce axis '{axis}'",
                               self.reductions[0].loc, self.spec.source)
         batch = tuple(a for a in axes if a != axis)
+        for name, pos in self.size_reads:
+            if name != axis:
+                self.fail(err.BatchValue, f"an expression cannot read the batch size '{name}': a row's values "
+                          f"must depend only on its own inputs, the reduce length '{axis}' and constants "
+                          f"(batch invariance is about values, not only the combine order)", pos)
         outputs = []
         for d in self.out_decls:
             got = tuple(a.text for a in d.axes)

@@ -14,6 +14,7 @@ import jinja2
 
 from . import __version__, ir
 from .exprs import inputs_read, locals_read, reductions_read, render, stage_needed
+from .names import usable
 from .plan import Plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -25,12 +26,22 @@ IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")',
             "argmax": 'float("-inf")', "argmin": 'float("inf")'}
 
 
+# Every launch of a generated kernel passes these options (a target fact, decided here):
+# enable_fp_fusion=False forbids the GPU compiler to contract a * b + c into an FMA, which
+# it may do differently in different kernel variants (fused vs split path, BLOCK sizes) and
+# so give a row other bits at another batch size. Upstream triton's interpreter drops it;
+# triton-ascend 3.2 accepts it (its NPUOptions has the field) and its interpreter drops it.
+LAUNCH_OPTIONS = {"cuda": "enable_fp_fusion=False", "ascend": "enable_fp_fusion=False"}
+
 @dataclass(frozen=True)
 class ValueCtx:
-    """A named value and its source, in one kernel context."""
+    """A named value and its source, in one kernel context. `name` is the emitter's
+    (p_<i>, v_<i>); `spec` the spec's name, for comments; `pub` the launcher's keyword."""
 
     name: str
     expr: str
+    spec: str = ""
+    pub: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,22 +68,26 @@ class StageCtx:
 
 @dataclass(frozen=True)
 class InputCtx:
-    name: str
-    axes: tuple[str, ...]
+    name: str  # in_<i>, the emitter's
+    axes: tuple[str, ...]  # spec axis names (docstrings only)
     dtypes: str  # torch dtype tuple source
     dtype_names: str
+    spec: str = ""  # the spec's name (messages, docstrings)
+    pub: str = ""  # the launcher's argument name: the spec's name when usable, else `name`
+    groups: tuple[int, ...] = ()  # per axis: 0 batch before, 1 reduce, 2 batch after
     neutral: str = "None"  # the value standing in for a None argument (1.0 factor, 0.0 summand); None: required
 
 
 @dataclass(frozen=True)
 class OutputCtx:
-    name: str
+    name: str  # out_<i>, the emitter's
     like: str | None
     dtype: str | None  # torch dtype source when fixed
     expr: str  # per-row expression (reduced outputs; "" for mapped ones)
     index: bool = False  # an argmax/argmin index (int64), whatever `dtype=` says
     mapped: bool = False  # over the reduce axis: computed per element after every reduction
     elem: dict[str, str] | None = None  # mapped: kernel shape -> element expression
+    spec: str = ""  # the spec's name (OUTPUTS keys, docstrings)
 
 
 @dataclass(frozen=True)
@@ -128,6 +143,12 @@ class ModuleCtx:
     # An output is a reduction torch has no value for over an empty axis (max, min,
     # argmax, argmin): the launcher raises, naming this combiner. None: it computes.
     empty_raises: str | None = None
+    # The public launcher: its signature and how it calls _run (over emitter names).
+    signature: str = ""
+    run_params: str = ""
+    run_call: str = ""
+    renamed: str = ""  # "spec name -> argument" for names the launcher could not keep
+    launch_options: str = ""  # keyword arguments of every kernel launch (LAUNCH_OPTIONS)
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}
@@ -139,30 +160,93 @@ def comment_text(text: str) -> str:
     return "".join(c if c.isprintable() and c not in "\x85\u2028\u2029" else repr(c)[1:-1] for c in text)
 
 
-def _namer(op: ir.Op, shape: str | None):
+@dataclass(frozen=True)
+class Names:
+    """The emitter's naming scheme: spec name -> the name generated code uses.
+
+    inputs in_<i>, outputs out_<i>, parameters p_<i>, reductions r_<i>, locals v_<i>,
+    in declaration order; the reduce length is the kernel argument N whatever the spec
+    calls the axis (E150 refuses reading any other axis size). Spec names reach generated
+    code only in comments, docstrings and messages (the grammar makes them identifiers, so
+    they cannot break out of a string) and, where usable, as the launcher's public keywords.
+    """
+
+    of: dict[tuple[str, str], str]  # (kind, spec name) -> emitter name
+
+    @staticmethod
+    def of_op(op: ir.Op) -> Names:
+        out: dict[tuple[str, str], str] = {}
+        for prefix, kind, items in (("in", "input", op.inputs), ("out", "output", op.outputs),
+                                    ("p", "param", op.params), ("r", "reduce", op.reductions),
+                                    ("v", "local", op.locals)):
+            for i, x in enumerate(items):
+                out[(kind, x.name)] = f"{prefix}_{i}"
+        return Names(out)
+
+    def __call__(self, kind: str, name: str) -> str:
+        return self.of[(kind, name)]
+
+
+def _namer(op: ir.Op, shape: str | None, names: Names):
     """Variable naming for element (shape = rows/cols) or row (shape None) contexts."""
 
     def name(r: ir.Ref) -> str:
-        if r.kind in ("param", "size"):
-            return r.name
+        if r.kind == "size":
+            assert r.name == op.reduce_axis, r  # check.py refuses any other size (E150)
+            return "N"
+        own = names(r.kind, r.name)
+        if r.kind == "param":
+            return own
         if r.kind == "input":
-            return f"{r.name}_v"
+            return f"{own}_v"
         suffix = _BCAST[shape] if shape else ""
         if r.kind == "reduce":
             arg = next(x for x in op.reductions if x.name == r.name).combiner in ir.ARG_COMBINERS
-            return f"{r.name}_{'itot' if arg else 'tot'}{suffix}"
-        return f"{r.name}_v" if shape and op.local(r.name).per_element else f"{r.name}_row{suffix}"
+            return f"{own}_{'itot' if arg else 'tot'}{suffix}"
+        return f"{own}_v" if shape and op.local(r.name).per_element else f"{own}_row{suffix}"
 
     return name
 
 
-def _row_locals(op: ir.Op, exprs: list[ir.E], available: int) -> tuple[ValueCtx, ...]:
+def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str, dict[str, str]]:
+    """(signature, _run parameters, _run call, renamed, public name per spec input/param)."""
+    pub: dict[str, str] = {}
+    taken: set[str] = set()
+    renamed = []
+    for kind, items in (("input", op.inputs), ("param", op.params)):
+        for x in items:
+            own = names(kind, x.name)
+            p = x.name if usable(x.name) and x.name not in taken else own
+            if p != x.name:
+                renamed.append(f"{x.name} -> {p}")
+            taken.add(p)
+            pub[x.name] = p
+    ins = [pub[i.name] for i in op.inputs]
+    params = [f"{pub[p.name]}={p.default!r}" for p in op.params]
+    own_ins = [names("input", i.name) for i in op.inputs]
+    own_params = [names("param", p.name) for p in op.params]
+    if op.mapped:
+        sig = [*ins, "dim=-1", "*", *params, "dtype=None"]
+        run = [*own_ins, "dim", *own_params, "dtype"]
+        call = [*ins, "dim", *(pub[p.name] for p in op.params), "dtype"]
+    elif index_op:
+        sig = [*ins, "dim=None", "keepdim=False", *(["*", *params] if params else [])]
+        run = [*own_ins, "dim", "keepdim", *own_params]
+        call = [*ins, "dim", "keepdim", *(pub[p.name] for p in op.params)]
+    else:
+        sig = [*ins, "dim=None", "keepdim=False", "*", *params, "dtype=None"]
+        run = [*own_ins, "dim", "keepdim", *own_params, "dtype"]
+        call = [*ins, "dim", "keepdim", *(pub[p.name] for p in op.params), "dtype"]
+    return ", ".join(sig), ", ".join(run), ", ".join(call), ", ".join(renamed), pub
+
+
+def _row_locals(op: ir.Op, exprs: list[ir.E], available: int, names: Names) -> tuple[ValueCtx, ...]:
     out = []
     for v in locals_read(exprs, op):
         if v.per_element:
             continue
         assert stage_needed(v.expr, op) <= available, (v.name, available)
-        out.append(ValueCtx(v.name, render(v.expr, _namer(op, None))))
+        out.append(ValueCtx(names("local", v.name), render(v.expr, _namer(op, None, names)), v.name))
     return tuple(out)
 
 
@@ -194,6 +278,11 @@ def _neutral(op: ir.Op, name: str) -> str:
     return "None"
 
 
+def _elem_locals(op: ir.Op, vs: list[ir.Local], shapes: list[str], names: Names) -> dict[str, tuple[ValueCtx, ...]]:
+    return {sh: tuple(ValueCtx(names("local", v.name), render(v.expr, _namer(op, sh, names)), v.name) for v in vs)
+            for sh in shapes}
+
+
 def _is_index(op: ir.Op, e: ir.E) -> bool:
     return (isinstance(e, ir.Ref) and e.kind == "reduce"
             and next(r for r in op.reductions if r.name == e.name).combiner in ir.ARG_COMBINERS)
@@ -214,16 +303,19 @@ def _empty_raises(op: ir.Op) -> str | None:
     return None
 
 
-def _output(op: ir.Op, o: ir.Output, shapes: list[str]) -> OutputCtx:
+def _output(op: ir.Op, o: ir.Output, shapes: list[str], names: Names) -> OutputCtx:
     dtype = TORCH_DTYPES[o.dtype] if o.dtype else None
+    own = names("output", o.name)
     if o.mapped:
-        return OutputCtx(o.name, o.like, dtype, "", mapped=True,
-                         elem={sh: render(o.expr, _namer(op, sh)) for sh in shapes})
-    return OutputCtx(o.name, o.like, dtype, render(o.expr, _namer(op, None)), index=_is_index(op, o.expr))
+        return OutputCtx(own, o.like, dtype, "", mapped=True,
+                         elem={sh: render(o.expr, _namer(op, sh, names)) for sh in shapes}, spec=o.name)
+    return OutputCtx(own, o.like, dtype, render(o.expr, _namer(op, None, names)), index=_is_index(op, o.expr),
+                     spec=o.name)
 
 
 def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
+    names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
     reductions = []
     for s in range(op.stages):
@@ -231,8 +323,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         for i, r in enumerate(op.reductions):
             if r.stage == s:
                 reductions.append(ReductionCtx(
-                    r.name, i, slot, r.combiner, IDENTITY[r.combiner],
-                    {sh: render(r.expr, _namer(op, sh)) for sh in shapes}, r.combiner in ir.ARG_COMBINERS))
+                    names("reduce", r.name), i, slot, r.combiner, IDENTITY[r.combiner],
+                    {sh: render(r.expr, _namer(op, sh, names)) for sh in shapes}, r.combiner in ir.ARG_COMBINERS))
                 slot += 1
     stages = []
     for s in range(op.stages):
@@ -242,50 +334,61 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         elem = [v for v in locals_read(exprs, op) if v.per_element]
         inputs = sorted({i for e in exprs for i in inputs_read(e, op)}, key=[x.name for x in op.inputs].index)
         stages.append(StageCtx(
-            index=s, last=s == op.stages - 1, reductions=mine, prior=prior, inputs=tuple(inputs),
-            elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in elem) for sh in shapes},
-            row_locals=_row_locals(op, exprs, s),
+            index=s, last=s == op.stages - 1, reductions=mine, prior=prior,
+            inputs=tuple(names("input", i) for i in inputs),
+            elem_locals=_elem_locals(op, elem, shapes, names),
+            row_locals=_row_locals(op, exprs, s, names),
         ))
-    outputs = tuple(_output(op, o, shapes) for o in op.outputs)
+    outputs = tuple(_output(op, o, shapes, names) for o in op.outputs)
     mapped_exprs = [o.expr for o in op.mapped]
     map_inputs = sorted({i for e in mapped_exprs for i in inputs_read(e, op)},
                         key=[x.name for x in op.inputs].index)
     map_elem = [v for v in locals_read(mapped_exprs, op) if v.per_element]
-    m = op.before or "M"
-    k = op.after or "K"
-    names = {op.reduce_axis: "N", m: "M", k: "K", "cores": "cores"}
+    # The launcher's size variables (M, N, K, cores), whatever the spec calls its axes.
+    sizes = {op.reduce_axis: "N", "cores": "cores"}
+    if op.before:
+        sizes[op.before] = "M"
+    if op.after:
+        sizes[op.after] = "K"
     order = plan.order
+    index_op = all(_is_index(op, o.expr) for o in op.outputs)
+    signature, run_params, run_call, renamed, pub = _public(op, names, index_op)
+    group = {op.before: 0, op.reduce_axis: 1, op.after: 2}
     lanes = order.lanes.eval({})
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
         certificate_digest=certificate.digest(),
         reduce_axis=op.reduce_axis, before=op.before, after=op.after,
-        inputs=tuple(InputCtx(i.name, i.axes, "(" + "".join(f"{TORCH_DTYPES[d]}, " for d in i.dtypes) + ")",
-                              ", ".join(TORCH_DTYPES[d] for d in i.dtypes), _neutral(op, i.name))
+        inputs=tuple(InputCtx(names("input", i.name), i.axes,
+                              "(" + "".join(f"{TORCH_DTYPES[d]}, " for d in i.dtypes) + ")",
+                              ", ".join(TORCH_DTYPES[d] for d in i.dtypes), spec=i.name, pub=pub[i.name],
+                              groups=tuple(group[a] for a in i.axes), neutral=_neutral(op, i.name))
                      for i in op.inputs),
-        params=tuple(ValueCtx(p.name, repr(p.default)) for p in op.params),
+        params=tuple(ValueCtx(names("param", p.name), repr(p.default), p.name, pub[p.name]) for p in op.params),
         outputs=outputs,
-        final_row_locals=_row_locals(op, [o.expr for o in op.outputs if not o.mapped], op.stages),
+        final_row_locals=_row_locals(op, [o.expr for o in op.outputs if not o.mapped], op.stages, names),
         stages=tuple(stages),
-        kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(names), kn.num_warps)
+        kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(sizes), kn.num_warps)
                       for kn in plan.kernels),
         combiners=tuple(sorted(set(order.combiners))),
         lanes=lanes, log2_lanes=lanes.bit_length() - 1,
-        chunk=order.chunk.py(names), num_chunks=order.num_chunks.py(names),
+        chunk=order.chunk.py(sizes), num_chunks=order.num_chunks.py(sizes),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
         n_reductions=len(op.reductions),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
-        map_inputs=tuple(map_inputs),
-        map_elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in map_elem)
-                         for sh in shapes},
-        map_row_locals=_row_locals(op, mapped_exprs, op.stages),
+        map_inputs=tuple(names("input", i) for i in map_inputs),
+        map_elem_locals=_elem_locals(op, map_elem, shapes, names),
+        map_row_locals=_row_locals(op, mapped_exprs, op.stages, names),
         map_totals=tuple(rc for rc in sorted(reductions, key=lambda rc: rc.index)
-                         if rc.name in reductions_read(mapped_exprs, op)),
-        reduced_reads=tuple(sorted(reductions_read([o.expr for o in op.outputs if not o.mapped], op))),
+                         if op.reductions[rc.index].name in reductions_read(mapped_exprs, op)),
+        reduced_reads=tuple(sorted(names("reduce", r)
+                                   for r in reductions_read([o.expr for o in op.outputs if not o.mapped], op))),
         cores=plan.cores, ub=plan.ub,
         arg_slots=max((sum(rc.arg for rc in st.reductions) and len(st.reductions) for st in stages), default=0),
-        index_op=all(_is_index(op, o.expr) for o in op.outputs), empty_raises=_empty_raises(op),
+        index_op=index_op, empty_raises=_empty_raises(op),
+        signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,
+        launch_options=LAUNCH_OPTIONS[plan.target],
     )
 
 

@@ -2,12 +2,20 @@
 
 The emitted module is imported in a subprocess with TRITON_INTERPRET=1 (the
 interpreter is chosen when triton.jit runs, so it must be set before the
-import). There the kernel runs at several batch sizes on random data, both
-kernel shapes (K == 1 and K > 1) and both paths (split at small batch, fused
-at large, and each forced at every batch size through the module's
-SPLIT_BELOW; for ascend, grids of 1, 8, 40 and 48 persistent programs through
-the module's CORES), and every shared row must be bitwise equal; so must the same row
-at batch position 0 and k, and two runs on the same input.
+import). There the kernel runs on random data at several reduce lengths (below
+the lane count, one chunk plus a ragged tail, several chunks, a prime), and
+
+- every output is compared with the spec's meaning (redgen.reference, float64)
+  at redgen.tolerances' per-dtype tolerances;
+- the batch axes vary one at a time (the one before the reduce axis: 1, 2, 3, 7
+  against 9; the one after it: 1, 3 against 5), on both kernel shapes (K == 1 and
+  K > 1), the natural path and each forced one (cuda: fused and split through the
+  module's SPLIT_BELOW; ascend: grids of 1, 8, 40 and 48 persistent programs
+  through its CORES): every shared row must be bitwise equal;
+- a row moved to another batch position, and two runs on the same input, give the
+  same bits.
+
+Shapes are kept small (the check of one spec runs in well under a minute).
 """
 
 from __future__ import annotations
@@ -22,26 +30,48 @@ from pathlib import Path
 from .errors import EmpiricalMismatch
 from .plan import Plan
 
-BATCH_SIZES = (1, 2, 3, 13, 40)  # 13: a prime; 40: the larger batch the others are compared with
-# ascend: core budgets forced through the module's CORES; 40 and 48 make programs loop
-# (persistent) over the 60 row blocks of the largest batch, 1 runs every row in one program.
+BATCH_SIZES = (1, 2, 3, 7, 9)  # the last: the full batch the others are compared with
+AFTER_SIZES = (1, 3, 5)  # the batch axis after the reduce axis, likewise
+# ascend: core budgets forced through the module's CORES; 1 runs every row in one program,
+# 8 makes programs loop (persistent) over the rows, 40 and 48 leave programs idle.
 ASCEND_GRIDS = (1, 8, 40, 48)
 POSITIONS = (0, 5)
 SEED = 0
 
 
+def _prime_at_least(n: int) -> int:
+    def prime(k: int) -> bool:
+        return k > 1 and all(k % d for d in range(2, int(k ** 0.5) + 1))
+
+    while not prime(n):
+        n += 1
+    return n
+
+
+def reduce_lengths(plan: Plan) -> dict[str, int]:
+    """The reduce lengths the check runs: below the lane count, one chunk plus a ragged
+    tail, several chunks (plus a tail), a prime between the lane count and a chunk."""
+    lanes = plan.order.lanes.eval({}) if plan.order.lanes.is_const() else 512
+    chunk = plan.order.chunk
+    one = chunk.eval({}) if chunk.is_const() else 4 * lanes
+    return {
+        "below_lanes": max(1, lanes - lanes // 4 - 1),
+        "chunk_tail": one + 37,
+        "chunks": 3 * one + 5 if one * 3 <= 16384 else 2 * one + 5,
+        "prime": _prime_at_least(lanes + lanes // 3),
+    }
+
+
 def case(plan: Plan) -> dict:
     """What the worker runs: shapes from the plan, so both paths are exercised."""
     op = plan.op
-    chunk = plan.order.chunk
-    # Two chunks and a ragged tail: both the chunk combine and the masks are exercised.
-    n = chunk.eval({}) + 37 if chunk.is_const() else 2100
     out = {
-        "op": op.name,
+        "op": op.name, "source": op.source, "path": op.path,
         "inputs": [{"name": i.name, "axes": list(i.axes), "dtypes": list(i.dtypes)} for i in op.inputs],
         "before": op.before, "after": op.after, "reduce": op.reduce_axis,
-        "N": n, "K": [1, 3] if op.after else [1],
+        "N": reduce_lengths(plan),
         "batch_sizes": list(BATCH_SIZES) if op.before else [1],
+        "after_sizes": list(AFTER_SIZES) if op.after else [1],
         "positions": list(POSITIONS), "seed": SEED,
     }
     if plan.target == "ascend":

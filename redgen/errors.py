@@ -270,3 +270,17 @@ class BadOpName(RedgenError):
 
     code = "F504"
 
+
+
+# --- certificates (issue 10): what a proof cannot cover is refused -----------------
+class BatchValue(RedgenError):
+    """An expression reads a batch axis size, a batch index or the core budget: a row's
+    values would depend on the batch or the device, whatever the combine order."""
+
+    code = "E150"
+
+
+class OpName(RedgenError):
+    """The op name cannot name a generated module and its launcher."""
+
+    code = "E151"

@@ -72,8 +72,22 @@ class Sym(SExpr):
 
 
 def _z3_floordiv(a, b):
-    # z3's integer '/' is Euclidean; on the positive sizes plans use it is floor.
-    return a / b
+    """Python's a // b (floor division), exactly. z3's integer '/' is Euclidean (the
+    remainder is never negative): equal to floor for b > 0, but for b < 0 floor(a / b) is
+    (-a) / (-b), Euclidean. A zero divisor is refused before any expression reaches z3
+    (`divisors` + verify's check), so the value z3 gives it (0 here) is never used."""
+    import z3
+
+    if isinstance(b, int):
+        if isinstance(a, int):
+            return a // b if b else 0
+        return a / b if b > 0 else ((-a) / (-b) if b < 0 else z3.IntVal(0))
+    return z3.If(b > 0, a / b, z3.If(b < 0, (-a) / (-b), 0))
+
+
+def _z3_cdiv(a, b):
+    # -(-a // b), as the launcher computes it: the floor division above, not (a + b - 1) / b.
+    return -_z3_floordiv(-a, b)
 
 
 def _z3_min(a, b):
@@ -94,7 +108,9 @@ _OPS: dict[str, tuple[Callable[[int, int], int], str, str, Callable]] = {
     "sub": (lambda a, b: a - b, "({a} - {b})", "-", lambda a, b: a - b),
     "mul": (lambda a, b: a * b, "({a} * {b})", "*", lambda a, b: a * b),
     "floordiv": (lambda a, b: a // b, "({a} // {b})", "/", _z3_floordiv),
-    "cdiv": (lambda a, b: -(-a // b), "triton.cdiv({a}, {b})", "cdiv", lambda a, b: (a + b - 1) / b),
+    # Printed as the very expression evaluated (not triton.cdiv, which is (a + b - 1) // b
+    # and differs from it for a negative divisor).
+    "cdiv": (lambda a, b: -(-a // b), "(-(-{a} // {b}))", "cdiv", _z3_cdiv),
     "min": (min, "min({a}, {b})", "min", _z3_min),
     "max": (max, "max({a}, {b})", "max", _z3_max),
 }
@@ -126,6 +142,14 @@ class Bin(SExpr):
         if sym.isalpha():
             return f"{sym}({self.a}, {self.b})"
         return f"({self.a} {sym} {self.b})"
+
+
+def divisors(e: SExpr) -> list[SExpr]:
+    """Every divisor in `e` (of floordiv and cdiv), outermost first."""
+    if not isinstance(e, Bin):
+        return []
+    own = [e.b] if e.kind in ("floordiv", "cdiv") else []
+    return own + divisors(e.a) + divisors(e.b)
 
 
 def const(v: int) -> Const:

@@ -31,7 +31,11 @@ from . import __version__, sym
 from .errors import BadSplit, BadTile, NotInvariant
 from .plan import ORDER_FIELDS, Plan
 
-BOUND = 1 << 20  # sizes the z3 refutation ranges over (positive, up to a million)
+# Sizes the z3 refutation ranges over: every shape symbol (the reduce length and the batch
+# sizes alike) and the core budget in 1..2^40. The solver's integer model is the launcher's
+# Python arithmetic exactly (sym.py: floor division, cdiv as -(-a // b)).
+BOUND = 1 << 40
+BOUND_TEXT = "1..2^40"
 
 # What one combine of each combiner does. The order facts the proof is about (lanes,
 # chunks, tree, chunk combine) are the same for every combiner; an index combiner
@@ -64,6 +68,7 @@ class Certificate:
     method: str
     not_order_shaping: tuple[str, ...]
     statement: str
+    trusted: tuple[str, ...] = ()
     empirical: dict = field(default_factory=lambda: {"status": "not run"})
 
     def with_empirical(self, result: dict) -> Certificate:
@@ -73,6 +78,7 @@ class Certificate:
         d = asdict(self)
         d["depends_on"], d["independent_of"] = list(self.depends_on), list(self.independent_of)
         d["not_order_shaping"] = list(self.not_order_shaping)
+        d["trusted"] = list(self.trusted)
         return d
 
     def to_literal(self) -> str:
@@ -85,12 +91,19 @@ class Certificate:
     def lines(self) -> list[str]:
         out = [self.statement, f"proof: {self.method}"]
         out += [f"not order-shaping: {x}" for x in self.not_order_shaping]
+        out += [f"trusted: {x}" for x in self.trusted]
         emp = self.empirical
         if emp.get("status") == "passed":
+            lengths = emp["N"] if isinstance(emp["N"], dict) else {"N": emp["N"]}
             out.append(f"empirical ({emp['where']}): bitwise equal rows at batch sizes "
-                       f"{', '.join(map(str, emp['batch_sizes']))}; positions {emp['positions']}; "
-                       f"run-to-run; dtypes {', '.join(emp['dtypes'])}"
+                       f"{', '.join(map(str, emp['batch_sizes']))}"
+                       + (f" (after the reduce axis: {', '.join(map(str, emp['after_sizes']))})"
+                          if len(emp.get("after_sizes", [1])) > 1 else "")
+                       + f"; positions {emp['positions']}; run-to-run; dtypes {', '.join(emp['dtypes'])}"
+                       + f"; reduce lengths {', '.join(f'{v} ({k})' for k, v in lengths.items())}"
                        + (f"; grids {', '.join(map(str, emp['grids']))} programs" if "grids" in emp else ""))
+            if "reference" in emp:
+                out.append(f"empirical: {emp['reference']}")
         else:
             out.append(f"empirical: {emp.get('status')}")
         return out
@@ -208,6 +221,36 @@ def describe(plan: Plan, env: dict[str, int], lanes: bool = True) -> str:
     return f"{out}, tiles of {tile}" if lanes else out
 
 
+def _check_divisors(plan: Plan) -> None:
+    """No divisor of a launcher expression is zero at any shape: the launcher would raise
+    ZeroDivisionError there, and z3 (whose x / 0 is unconstrained) must never reason about it."""
+    import z3
+
+    for name in ORDER_FIELDS:
+        expr = getattr(plan.order, name)
+        for d in sym.divisors(expr):
+            if d.is_const():
+                continue  # a constant zero divisor is refused by the checker (E107)
+            names = sorted(d.free())
+            env = {n: z3.Int(n) for n in names}
+            solver = z3.Solver()
+            solver.set("timeout", 5000)
+            for v in env.values():
+                solver.add(v >= 1, v <= BOUND)
+            solver.add(d.z3(env) == 0)
+            verdict = solver.check()
+            if verdict == z3.unsat:
+                continue
+            example = ""
+            if verdict == z3.sat:
+                model = solver.model()
+                at = {n: model.eval(env[n], model_completion=True).as_long() for n in names}
+                example = " (it is 0 at " + ", ".join(f"{n}={v}" for n, v in at.items()) + ")"
+            raise BadSplit(f"the divisor {text(d)} in {name} = {text(expr)} can be 0 for sizes in "
+                           f"{BOUND_TEXT}{example}: the launcher would divide by zero", plan.order.where(name),
+                           plan.op.source)
+
+
 def _check_chunk(plan: Plan, chunk: sym.SExpr) -> None:
     """A chunk must hold at least one element at every reduce length (else the split divides by zero)."""
     import z3
@@ -228,8 +271,27 @@ def _check_chunk(plan: Plan, chunk: sym.SExpr) -> None:
         at = {n: model.eval(env[n], model_completion=True).as_long() for n in names}
         shown = ", ".join(f"{n}={v}" for n, v in at.items())
         example = f" (at {shown} it is {chunk.eval(at)})" if shown else f" (it is {chunk.eval(at)})"
-    raise BadSplit(f"the chunk length {text(chunk)} must be at least 1 for every {axis} >= 1{example}",
+    raise BadSplit(f"the chunk length {text(chunk)} must be at least 1 for every {axis} in {BOUND_TEXT}{example}",
                    plan.order.where("chunk"), plan.op.source)
+
+
+# What the proof takes on trust about the compiler (docs/verifier.md, "Trusted"), per target.
+_FUSION = {
+    "cuda": "the NVIDIA backend honours it",
+    "ascend": "triton-ascend 3.2 accepts it but does not pass it to the BiSheng compiler, which is trusted "
+              "to contract, if at all, alike in every BLOCK_R variant",
+}
+
+
+def trusted(target: str) -> tuple[str, ...]:
+    """The compiler facts a certificate for `target` rests on."""
+    return (
+        f"no FMA contraction: every kernel launch passes enable_fp_fusion=False ({_FUSION.get(target, 'trusted to be honoured by the backend')})",
+        "the compiler keeps the written order of every combine (no reassociation) and compiles the same "
+        "element expression to the same instructions in every kernel variant (division, sqrt, exp and log "
+        "may be approximate, but alike on every path and batch size)",
+        f"sizes in {BOUND_TEXT} for the z3 refutation (free-symbol analysis has no bound)",
+    )
 
 
 def prove(plan: Plan) -> Certificate:
@@ -244,6 +306,7 @@ def prove(plan: Plan) -> Certificate:
     reduce_axis = plan.op.reduce_axis
     independent = invariant_symbols(plan)
     forbidden = set(independent)
+    _check_divisors(plan)
     by_z3 = []  # (field, expression) the solver had to settle
     for name in ORDER_FIELDS:
         expr = getattr(o, name)
@@ -257,7 +320,7 @@ def prove(plan: Plan) -> Certificate:
         raise find_counterexample(plan, name, expr, bad, verdict)
     if by_z3:
         method = (f"z3 refutation: for {', '.join(f'{n} = {text(e)}' for n, e in by_z3)}, no two shapes with "
-                  f"the same {reduce_axis} give different values (sizes 1..2^{BOUND.bit_length() - 1}); "
+                  f"the same {reduce_axis} give different values (sizes {BOUND_TEXT}); "
                   f"the other order-shaping values are expressions over {reduce_axis} alone")
     else:
         method = f"free-symbol analysis: every order-shaping value is an expression over {reduce_axis} alone"
@@ -322,4 +385,5 @@ def prove(plan: Plan) -> Certificate:
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ),
         statement=statement,
+        trusted=trusted(plan.target),
     )

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compile every generated ascend kernel with triton-ascend down to the Ascend adapter IR
-# (no NPU, no CANN needed; see scripts/ascend_compile.py and docs/ascend.md).
+# (no NPU, no CANN needed; see scripts/ascend_compile.py and docs/ascend.md), then run
+# every module under triton-ascend's own interpreter against a float64 reference, with
+# bitwise checks (scripts/ascend_interpret.py; about a minute).
 #
 #   bash scripts/ascend_check.sh [VENV] [DIR]
 #
@@ -36,3 +38,4 @@ if ! ready; then
     ready || { echo "ascend_check: $VENV is not a working triton-ascend env" >&2; exit 1; }
 fi
 "$VENV/bin/python" scripts/ascend_compile.py "$DIR"
+TRITON_INTERPRET=1 "$VENV/bin/python" scripts/ascend_interpret.py "$DIR"

@@ -60,7 +60,7 @@ def test_every_error_code_has_a_spec():
     codes = {cls.code for cls in vars(errors).values()
              if isinstance(cls, type) and issubclass(cls, RedgenError) and cls.code.startswith("E")
              and cls is not RedgenError}
-    assert len(codes) >= 24  # E001..E004, E101..E117, E130..E132 (attention), and later blocks
+    assert len(codes) >= 25  # E001..E004, E101..E117, E130..E132 (attention), E150, E151, and later blocks
     covered = {_expected(p)[0] for p in SPECS if p.name.startswith("E")}  # (T302 specs: tests/test_ascend.py)
     assert codes - covered == set(), f"error codes without a spec in {ERROR_SPECS}"
 

@@ -1,0 +1,139 @@
+"""Run every generated ascend module under triton-ascend's own interpreter, on CPU.
+
+    TRITON_INTERPRET=1 .venv-ascend/bin/python scripts/ascend_interpret.py generated/ascend
+
+The venv is the one scripts/ascend_check.sh builds (triton-ascend 3.2.0, not upstream
+triton; numpy < 2.3). For each module it calls the launcher on small inputs -- rows
+(3, 300) and, when the op has a batch axis after the reduce axis, (2, 300, 3) --
+in f32 and bf16, and
+
+- compares every output with a float64 torch reference (the op's torch meaning, at
+  redgen.tolerances' per-dtype tolerances);
+- checks the first row bitwise against the same row computed alone (batch 1), and with
+  the grid forced to 1 persistent program (the module's CORES).
+
+It needs torch and triton-ascend, and imports only redgen.tolerances (torch only)
+from this checkout: no lark, z3 or jinja2. Exit 1 on any failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("TRITON_INTERPRET", "1")
+os.environ.setdefault("REDGEN_ASCEND_CORES", "40")  # `cores auto` has no NPU to ask here
+
+import torch  # noqa: E402
+
+from redgen.tolerances import assert_accurate  # noqa: E402
+
+N = 300
+
+
+def _ln(x, w, b, d):
+    m = x.mean(d, keepdim=True)
+    v = ((x - m) ** 2).mean(d, keepdim=True)
+    return ((x - m) / torch.sqrt(v + 1e-5)) * w + b, m, 1 / torch.sqrt(v + 1e-5)
+
+
+# op -> float64 reference of its outputs for inputs xs reduced over dim d (the launcher's
+# conventions: keepdim False for reductions, the norms' row statistics kept as size 1).
+REFERENCE = {
+    "sum": lambda xs, d: (xs[0].sum(d),),
+    "mean": lambda xs, d: (xs[0].mean(d),),
+    "amax": lambda xs, d: (xs[0].amax(d),),
+    "amin": lambda xs, d: (xs[0].amin(d),),
+    "argmax": lambda xs, d: (xs[0].argmax(d),),
+    "argmin": lambda xs, d: (xs[0].argmin(d),),
+    "logsumexp": lambda xs, d: (xs[0].logsumexp(d),),
+    "var": lambda xs, d: (xs[0].var(d),),
+    "std": lambda xs, d: (xs[0].std(d),),
+    "softmax": lambda xs, d: (xs[0].softmax(d),),
+    "log_softmax": lambda xs, d: (xs[0].log_softmax(d),),
+    "rms_norm": lambda xs, d: (xs[0] * torch.rsqrt((xs[0] ** 2).mean(d, keepdim=True) + 1e-6) * xs[1],),
+    "layer_norm": lambda xs, d: _ln(xs[0], xs[1], xs[2], d),
+}
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(f"_redgen_ascend_interp_{path.stem}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def check(mod) -> list[str]:
+    op = mod.CERTIFICATE["op"]
+    fn = getattr(mod, op)
+    ref_fn = REFERENCE.get(op)
+    if ref_fn is None:
+        return [f"{op}: no float64 reference in scripts/ascend_interpret.py"]
+    n_in = len(mod._INPUT_DTYPES)
+    after = "K" in mod.CERTIFICATE["independent_of"] and op not in ("rms_norm", "layer_norm")
+    shapes = [((3, N), -1)] + ([((2, N, 3), 1)] if after else [])
+    errors = []
+    for shape, d in shapes:
+        for dtype in (torch.float32, torch.bfloat16):
+            gen = torch.Generator().manual_seed(0)
+            xs = [torch.randn(shape, generator=gen).to(dtype)]
+            xs += [torch.randn((N,), generator=gen).to(dtype) for _ in range(n_in - 1)]
+            where = f"{op} {tuple(shape)} dim={d} {dtype}"
+            try:
+                got = fn(*xs, dim=d)
+                got = got if isinstance(got, tuple) else (got,)
+                want = ref_fn([x.double() for x in xs], d)
+                for g, w in zip(got, want, strict=True):
+                    if w.dtype == torch.int64:
+                        assert torch.equal(g, w), "indices differ from the reference"
+                    else:
+                        assert_accurate(g, w.reshape(g.shape), dtype)
+                one = fn(xs[0][:1], *xs[1:], dim=d)
+                one = one if isinstance(one, tuple) else (one,)
+                default = mod.CORES
+                mod.CORES = 1
+                try:
+                    grid1 = fn(*xs, dim=d)
+                finally:
+                    mod.CORES = default
+                grid1 = grid1 if isinstance(grid1, tuple) else (grid1,)
+                for g, o, g1 in zip(got, one, grid1, strict=True):
+                    assert torch.equal(g[:1], o), "row 0 alone differs bitwise from row 0 in the batch"
+                    assert torch.equal(g, g1), "one persistent program differs bitwise from the natural grid"
+            except Exception as e:  # noqa: BLE001 - reported with the case
+                errors.append(f"{where}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+    return errors
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir", nargs="?", default="generated/ascend")
+    args = ap.parse_args(argv)
+    import triton
+
+    if not (Path(triton.__file__).parent / "backends" / "ascend").is_dir():
+        print(f"error: {triton.__file__} is not triton-ascend (no backends/ascend)", file=sys.stderr)
+        return 1
+    files = sorted(p for p in Path(args.dir).glob("*.py") if p.name != "__init__.py")
+    failed = 0
+    for path in files:
+        t0 = time.time()
+        errors = check(_load(path))
+        failed += bool(errors)
+        status = "ok" if not errors else "FAILED"
+        print(f"{path.stem}: {status} under triton-ascend's interpreter ({time.time() - t0:.1f} s)")
+        for e in errors:
+            print(f"  {e}")
+    print(f"{len(files) - failed}/{len(files)} ascend modules match the float64 reference and are bitwise "
+          f"invariant under triton-ascend's interpreter")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

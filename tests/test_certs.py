@@ -1,0 +1,83 @@
+"""Certificates that hold for the code that runs (issue 10): the solver's arithmetic is
+the launcher's, every launch forbids FMA contraction, the certificate says what it
+trusts, and the empirical check compares with the spec's meaning (redgen.reference),
+so a consistently wrong kernel fails it."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from pathlib import Path
+
+import pytest
+import torch
+import z3
+
+from redgen import sym
+from redgen.empirical import run_empirical
+from redgen.errors import EmpiricalMismatch
+from redgen.pipeline import build_spec, check_spec, plan_spec
+from redgen.reference import evaluate
+from redgen.verify import BOUND, prove
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("kind", ["floordiv", "cdiv", "min", "max", "add", "sub", "mul"])
+def test_evaluation_printed_python_and_z3_agree_with_negative_operands(kind):
+    e = sym.Bin(kind, sym.Sym("a"), sym.Sym("b"))
+    a_, b_ = z3.Int("a"), z3.Int("b")
+    model = e.z3({"a": a_, "b": b_})
+    for a, b in itertools.product(range(-9, 10), range(-5, 6)):
+        if b == 0 and kind in ("floordiv", "cdiv"):
+            continue
+        value = e.eval({"a": a, "b": b})
+        printed = eval(e.py({"a": "a", "b": "b"}), {"min": min, "max": max}, {"a": a, "b": b})  # noqa: S307
+        solved = z3.simplify(z3.substitute(model, (a_, z3.IntVal(a)), (b_, z3.IntVal(b)))).as_long()
+        assert value == printed == solved, (kind, a, b, value, printed, solved)
+
+
+def test_the_refutation_bound_covers_sizes_up_to_2_to_the_40():
+    assert BOUND == 1 << 40
+    cert = prove(plan_spec(REPO / "specs" / "mean.red", "cuda"))
+    assert any("1..2^40" in t for t in cert.trusted)
+
+
+@pytest.mark.parametrize("target", ["cuda", "ascend"])
+def test_every_kernel_launch_forbids_fp_contraction(target):
+    src = build_spec(REPO / "specs" / "layer_norm.red", target, empirical=False).source
+    tree = ast.parse(src)
+    launches = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)]
+    assert launches
+    for call in launches:
+        kws = {k.arg: k.value for k in call.keywords}
+        if "enable_fp_fusion" in kws:
+            assert isinstance(kws["enable_fp_fusion"], ast.Constant) and kws["enable_fp_fusion"].value is False
+        else:  # cuda passes it through `consts`
+            assert None in kws and "enable_fp_fusion=False" in src.split("consts = dict(")[1].split("\n")[0]
+    cert = build_spec(REPO / "specs" / "layer_norm.red", target, empirical=False).certificate
+    assert any("enable_fp_fusion=False" in t for t in cert.trusted)
+
+
+def test_reference_is_the_specs_meaning():
+    op = check_spec(REPO / "specs" / "layer_norm.red")
+    x, w, b = torch.randn(3, 50), torch.randn(50), torch.randn(50)
+    out = evaluate(op, {op.inputs[0].name: x, op.inputs[1].name: w, op.inputs[2].name: b}, keepdim=True)
+    xd = x.double()
+    m = xd.mean(1, keepdim=True)
+    v = ((xd - m) ** 2).mean(1, keepdim=True)
+    y = next(o.name for o in op.outputs if o.mapped)
+    torch.testing.assert_close(out[y], (xd - m) / torch.sqrt(v + 1e-5) * w.double() + b.double())
+
+
+def test_empirical_check_fails_a_consistently_wrong_kernel(tmp_path):
+    spec = tmp_path / "small_mean.red"
+    spec.write_text("op small_mean\nin x[M, N] : f32\nout y[M] : like x\nacc f32\nreduce N: s = sum(x)\n"
+                    "y = s / N\ntile N = 16\nsplit N fixed_size 64\n")
+    built = build_spec(spec, "cuda", empirical=False)
+    assert "(r_0_tot / N)" in built.source
+    record = run_empirical(built.plan, built.source)  # the right kernel passes, against the reference
+    assert record["status"] == "passed" and "redgen.reference" in record["reference"]
+    wrong = built.source.replace("(r_0_tot / N)", "(r_0_tot / (N + 1))")  # invariant, but not the spec
+    with pytest.raises(EmpiricalMismatch, match="float64 reference"):
+        run_empirical(built.plan, wrong)
