@@ -75,6 +75,12 @@ def call(fn, xs, dim):
     return y if isinstance(y, tuple) else (y,)
 
 
+def _is_reduction(source: str) -> bool:
+    """A reduction module: SPLIT_BELOW picks its path; attention (`_attn_*` kernels) has one too,
+    but its own GPU checks."""
+    return "\nSPLIT_BELOW = " in source and "def _attn" not in source
+
+
 def sweep_module(job: tuple[str, str, bool, bool]) -> list[dict]:
     path, device, quick, control = job
     global DEVICE, BIG, SWEEP, FORCED_AT, COLS_SWEEP
@@ -178,7 +184,9 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test of the script itself")
     args = ap.parse_args(argv)
     d = Path(args.dir)
-    paths = sorted(p for p in d.glob("*.py") if p.stem != "__init__")
+    # The reductions (one row per program, fused/split paths through SPLIT_BELOW); contractions
+    # and attention have their own GPU checks (benchmarks/matmul_bench.py, attention_bench.py).
+    paths = sorted(p for p in d.glob("*.py") if p.stem != "__init__" and _is_reduction(p.read_text()))
     if args.only:
         paths = [p for p in paths if p.stem in args.only.split(",")]
     name = torch.cuda.get_device_name() if args.device == "cuda" else args.device

@@ -94,13 +94,17 @@ class Certificate:
         out += [f"trusted: {x}" for x in self.trusted]
         emp = self.empirical
         if emp.get("status") == "passed":
-            lengths = emp["N"] if isinstance(emp["N"], dict) else {"N": emp["N"]}
+            # Reductions record their reduce lengths by role ({"N": {...}}), contractions one N,
+            # attention its key lengths (kv_lengths) and the checks it ran.
+            n = emp.get("N", emp.get("kv_lengths"))
+            lengths = n if isinstance(n, dict) else ({"N": n} if n is not None else {})
             out.append(f"empirical ({emp['where']}): bitwise equal rows at batch sizes "
                        f"{', '.join(map(str, emp['batch_sizes']))}"
                        + (f" (after the reduce axis: {', '.join(map(str, emp['after_sizes']))})"
                           if len(emp.get("after_sizes", [1])) > 1 else "")
                        + f"; positions {emp['positions']}; run-to-run; dtypes {', '.join(emp['dtypes'])}"
-                       + f"; reduce lengths {', '.join(f'{v} ({k})' for k, v in lengths.items())}"
+                       + (f"; reduce lengths {', '.join(f'{v} ({k})' for k, v in lengths.items())}" if lengths else "")
+                       + (f"; checks: {', '.join(emp['checks'])}" if "checks" in emp else "")
                        + (f"; grids {', '.join(map(str, emp['grids']))} programs" if "grids" in emp else ""))
             if "reference" in emp:
                 out.append(f"empirical: {emp['reference']}")
