@@ -13,12 +13,39 @@ from pathlib import Path
 import jinja2
 
 from . import __version__, ir
-from .exprs import inputs_read, locals_read, reductions_read, render, stage_needed
+from .exprs import helpers, inputs_read, locals_read, reductions_read, render, stage_needed
 from .plan import Plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
-TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16", "i64": "torch.int64"}
+TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16", "i64": "torch.int64",
+                "f8e4m3": "torch.float8_e4m3fn", "f8e5m2": "torch.float8_e5m2"}
+
+
+@dataclass(frozen=True)
+class Fp8Ctx:
+    """The constants of one fp8 format's rounding helper (templates/common/macros.j2)."""
+
+    torch: str
+    mant: int
+    max: str
+    over: str  # what a rounded magnitude above max becomes: nan (e4m3fn) or inf (e5m2)
+    shift: int  # float32 mantissa bits dropped
+    half: int  # rounding increment below the half ulp (plus the kept lsb: ties to even)
+    mask: int  # clears the dropped bits
+    normal_min: str  # smallest normal fp8 magnitude
+    sub_scale: str  # 1 / subnormal ulp
+    sub_ulp: str
+
+
+def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str) -> Fp8Ctx:
+    shift = 23 - mant
+    return Fp8Ctx(torch_name, mant, repr(fmax), over, shift, (1 << (shift - 1)) - 1, -(1 << shift),
+                  repr(2.0 ** emin), repr(2.0 ** (mant - emin)), repr(2.0 ** (emin - mant)))
+
+
+FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn"),
+       "f8e5m2": _fp8(2, -14, ir.FP8_MAX["f8e5m2"], "inf", "torch.float8_e5m2")}
 # argmax/argmin: the identity of the value half of their (value, index) pairs; the
 # index half starts at INT32_MAX, above every index, so any element wins a tie with it.
 IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")',
@@ -127,9 +154,14 @@ class ModuleCtx:
     # An output is a reduction torch has no value for over an empty axis (max, min,
     # argmax, argmin): the launcher raises, naming this combiner. None: it computes.
     empty_raises: str | None = None
+    # language extensions (issue 14)
+    helpers: tuple[str, ...] = ()  # element-wise helpers to define (functions, fp8 rounding)
+    int_inputs: tuple[str, ...] = ()  # integer inputs: loaded as they are, never as float32
+    fp8: dict[str, Fp8Ctx] | None = None  # fp8 output formats used -> their rounding constants
 
 
-_BCAST = {"rows": "[:, None]", "cols": "[None, :]"}
+_BCAST = {"rows": "[:, None]", "cols": "[None, :]"}  # a per-row value across the lanes
+_POS_BCAST = {"rows": "[None, :]", "cols": "[:, None]"}  # the lane positions across the rows
 
 
 def _namer(op: ir.Op, shape: str | None):
@@ -138,6 +170,8 @@ def _namer(op: ir.Op, shape: str | None):
     def name(r: ir.Ref) -> str:
         if r.kind in ("param", "size"):
             return r.name
+        if r.kind == "pos":  # the element's position along the reduce axis (both targets name it n)
+            return f"n{_POS_BCAST[shape]}"
         if r.kind == "input":
             return f"{r.name}_v"
         suffix = _BCAST[shape] if shape else ""
@@ -181,10 +215,12 @@ def _empty_raises(op: ir.Op) -> str | None:
 
 def _output(op: ir.Op, o: ir.Output, shapes: list[str]) -> OutputCtx:
     dtype = TORCH_DTYPES[o.dtype] if o.dtype else None
+    # An fp8 output is rounded as torch rounds before the cast (see Fp8Ctx).
+    wrap = (lambda s: f"_rg_{o.dtype}({s})") if o.dtype in ir.FP8_DTYPES else (lambda s: s)
     if o.mapped:
         return OutputCtx(o.name, o.like, dtype, "", mapped=True,
-                         elem={sh: render(o.expr, _namer(op, sh)) for sh in shapes})
-    return OutputCtx(o.name, o.like, dtype, render(o.expr, _namer(op, None)), index=_is_index(op, o.expr))
+                         elem={sh: wrap(render(o.expr, _namer(op, sh))) for sh in shapes})
+    return OutputCtx(o.name, o.like, dtype, wrap(render(o.expr, _namer(op, None))), index=_is_index(op, o.expr))
 
 
 def context(plan: Plan, certificate) -> ModuleCtx:
@@ -250,6 +286,10 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         cores=plan.cores, ub=plan.ub,
         arg_slots=max((sum(rc.arg for rc in st.reductions) and len(st.reductions) for st in stages), default=0),
         index_op=all(_is_index(op, o.expr) for o in op.outputs), empty_raises=_empty_raises(op),
+        helpers=helpers([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])
+        + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})),
+        int_inputs=tuple(i.name for i in op.inputs if i.integer),
+        fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
     )
 
 
