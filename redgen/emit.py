@@ -80,6 +80,9 @@ class StageCtx:
     inputs: tuple[str, ...]  # inputs loaded per element
     elem_locals: dict[str, tuple[ValueCtx, ...]]  # kernel shape -> locals per element
     row_locals: tuple[ValueCtx, ...]  # per-row locals this stage's element exprs need
+    # The prior reductions this stage's expressions read (the split path's partial kernel
+    # loads these alone: a gather's or a mask's total may be read only by the outputs).
+    reads: tuple[ReductionCtx, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,6 +246,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         elem = [v for v in locals_read(exprs, op) if v.per_element]
         inputs = sorted({i for e in exprs for i in inputs_read(e, op)}, key=[x.name for x in op.inputs].index)
         stages.append(StageCtx(
+            reads=tuple(rc for rc in prior if rc.name in reductions_read(exprs, op)),
             index=s, last=s == op.stages - 1, reductions=mine, prior=prior, inputs=tuple(inputs),
             elem_locals={sh: tuple(ValueCtx(v.name, render(v.expr, _namer(op, sh))) for v in elem) for sh in shapes},
             row_locals=_row_locals(op, exprs, s),
