@@ -23,6 +23,19 @@ _DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 _PATHS = {"natural": None, "fused": 0, "split": 1 << 62}
 
 
+def _input(shape: list[int], dtypes: list[str], dtype: torch.dtype, n: int, gen: torch.Generator) -> torch.Tensor:
+    if dtypes == ["i64"]:  # positions along the reduce axis (gather indices): every one valid
+        return torch.randint(0, max(n, 1), shape, generator=gen)
+    return torch.randn(shape, generator=gen).to(dtype)
+
+
+def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Bitwise equality; fp8 tensors (no torch.equal on CPU) compared as their bytes."""
+    if a.dtype.itemsize == 1 and a.dtype.is_floating_point:
+        return torch.equal(a.view(torch.uint8), b.view(torch.uint8))
+    return torch.equal(a, b)
+
+
 class _Runner:
     """Calls the op with one module knob forced: cuda's SPLIT_BELOW (fused/split path) or
     ascend's CORES (the grid: min(row blocks, CORES) persistent programs)."""
@@ -57,7 +70,7 @@ class _Case:
         self.spec, self.op = spec, op
         size = {spec["reduce"]: n, spec["before"]: b, spec["after"]: k}
         gen = torch.Generator().manual_seed(seed)
-        self.xs = [torch.randn([size[a] for a in i["axes"]], generator=gen).to(dtype) for i in spec["inputs"]]
+        self.xs = [_input([size[a] for a in i["axes"]], i["dtypes"], dtype, n, gen) for i in spec["inputs"]]
         # The launcher's outputs: ops with outputs over the reduce axis keep it (size 1) in the others.
         keep = [a for a in spec["inputs"][0]["axes"]]
         self.out_axes = [list(o.axes) if (o.mapped or not op.mapped) else keep for o in op.outputs]
@@ -83,7 +96,7 @@ class _Case:
 
 
 def _same(a, b) -> bool:
-    return all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
+    return all(_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 def _accurate(op, case: _Case, ys, dname: str) -> str | None:
@@ -95,6 +108,9 @@ def _accurate(op, case: _Case, ys, dname: str) -> str | None:
             if want.dtype == torch.int64:
                 if not torch.equal(y, want):
                     return f"output {o.name}: indices differ from the reference"
+            elif y.dtype.itemsize == 1:  # an fp8 output: the reference rounded to it, one fp8 step apart
+                torch.testing.assert_close(y.double(), want.to(y.dtype).double(), equal_nan=True,
+                                           rtol=torch.finfo(y.dtype).eps, atol=TOLERANCE[_DT[dname]])
             else:
                 assert_accurate(y, want, _DT[dname])
         except AssertionError as e:

@@ -10,7 +10,7 @@ import hashlib
 import math
 
 from . import errors as err
-from . import ir, sym
+from . import functions, ir, sym
 from . import syntax as S
 from .errors import Loc, did_you_mean
 from .names import op_name_problem
@@ -43,6 +43,8 @@ class _Checker:
         self.locs: dict[str, Loc] = {}
         self.seen: set[type] = set()
         self.size_reads: list[tuple[str, S.Pos]] = []  # axis sizes read by element-wise expressions
+        self.calls: list[tuple[str, Loc]] = []
+        self.gathers: dict[tuple[str, str], str] = {}  # (input, index input) -> its reduction
 
     # -- helpers ---------------------------------------------------------------
     def loc(self, pos: S.Pos) -> Loc:
@@ -81,9 +83,12 @@ class _Checker:
         self.seen.add(type(st))
 
     # -- element-wise expressions ----------------------------------------------
-    def expr(self, e: S.Expr) -> ir.E:
+    def expr(self, e: S.Expr, int_ok: bool = False) -> ir.E:
+        """`e` resolved; int_ok: an integer input may stand here (a comparison operand)."""
         if isinstance(e, S.Num):
             return ir.Lit(float(e.value))
+        if isinstance(e, (S.Compare, S.Pow, S.Gather)):
+            return self._extended(e)
         if isinstance(e, S.Name):
             if e.id in self.axes:
                 self.size_reads.append((e.id, e.pos))
@@ -106,6 +111,10 @@ class _Checker:
                     self.fail(err.TooDeep, f"'{e.id}' expands to an expression of {size} nodes nested {depth} "
                               "deep when used inline (it reads no reduction or input); simplify it", e.pos)
                 return inline
+            if kind == "input" and self._input(e.id).integer and not int_ok:
+                self.fail(err.IntegerMisuse, f"'{e.id}' is an integer input ({self._input(e.id).dtypes[0]}): it "
+                          f"holds positions along the reduce axis, not values; it can only be a gather index "
+                          f"('x[{e.id}]') or compared ('{e.id} == -100')", e.pos)
             if kind == "reduce" and self._reduction(e.id).combiner in ir.ARG_COMBINERS:
                 comb = self._reduction(e.id).combiner
                 self.fail(err.IndexMisuse, f"'{e.id}' is the index {comb} yields, not a value: it can only be "
@@ -120,7 +129,55 @@ class _Checker:
             self.fail(err.UnknownFunction, f"unknown function '{fn}'" + did_you_mean(fn, ir.FUNCTIONS), e.fn.pos)
         if len(e.args) != ir.FUNCTIONS[fn]:
             self.fail(err.BadArity, f"{fn}() takes {ir.FUNCTIONS[fn]} argument(s), got {len(e.args)}", e.fn.pos)
+        self.calls.append((fn, self.loc(e.fn.pos)))
         return ir.Apply(fn, tuple(self.expr(a) for a in e.args))
+
+    # -- language extensions (issue 14): comparisons, `**`, gathers ---------------
+    def _extended(self, e: S.Compare | S.Pow | S.Gather) -> ir.E:
+        if isinstance(e, S.Compare):
+            return ir.Apply(functions.CMP_BY_OP[e.op], (self.expr(e.a, True), self.expr(e.b, True)))
+        if isinstance(e, S.Pow):
+            n = _int_literal(e.b)
+            if n == 0:
+                self.fail(err.BadExpr, "'** 0' is always 1: write 1", e.b.pos)
+            if n is not None and abs(n) <= functions.POWI_MAX:
+                return ir.Apply("powi", (self.expr(e.a), ir.Lit(float(n))))
+            self.calls.append(("pow", self.loc(e.pos)))
+            return ir.Apply("powf", (self.expr(e.a), self.expr(e.b)))
+        return self._gather(e)
+
+    def _gather(self, e: S.Gather) -> ir.E:
+        """`x[t]` is a reduction: max over the reduce axis of where(position == t, x, -inf).
+        Exactly one element (or none: -inf) is selected, so the result is x's element at t
+        bit for bit, in any combine order; it runs in the first pass, with no extra memory."""
+        base, idx = e.base.text, e.index
+        if not self.reductions:
+            self.fail(err.BadGather, f"'{base}[...]' gathers along the reduce axis: write it after a 'reduce' "
+                      "statement, which names that axis", e.pos)
+        axis = self.reductions[0].axis
+        if self.names.get(base) != "input" or self._input(base).integer or axis not in self._input(base).axes:
+            self.fail(err.BadGather, f"'{base}[...]': only a float input over the reduce axis '{axis}' can be "
+                      f"indexed", e.base.pos)
+        if not (isinstance(idx, S.Name) and self.names.get(idx.id) == "input" and self._input(idx.id).integer):
+            self.fail(err.BadGather, f"the index of '{base}[...]' must be an integer input (declared "
+                      f"'in t[...] : i64'), written by its name", idx.pos)
+        if axis in self._input(idx.id).axes:
+            self.fail(err.BadGather, f"the index '{idx.id}' of '{base}[{idx.id}]' has the reduce axis '{axis}': "
+                      "a gather index gives one position per reduced row", idx.pos)
+        key = (base, idx.id)
+        if key not in self.gathers:
+            name = next(f"gather{k}_{base}" for k in range(len(self.names) + 1)
+                        if f"gather{k}_{base}" not in self.names and f"gather{k}_{base}" not in self.axes)
+            self.names[name] = "reduce"
+            self.stage_of[name] = 1
+            hit = ir.Apply("eq", (ir.Ref("pos", axis), ir.Ref("input", idx.id)))
+            expr = ir.Apply("where", (hit, ir.Ref("input", base), ir.Lit(float("-inf"))))
+            self.reductions.append(ir.Reduction(name, axis, "max", expr, 0, self.loc(e.pos)))
+            self.gathers[key] = name
+        return ir.Ref("reduce", self.gathers[key])
+
+    def _input(self, name: str) -> ir.Input:
+        return next(i for i in self.inputs if i.name == name)
 
     def per_element(self, e: ir.E) -> bool:
         for r in ir.refs(e):
@@ -213,7 +270,12 @@ class _Checker:
                 self.fail(err.BadAxis, f"the axes of '{st.name.text}' must keep the order of "
                           f"'{self.inputs[0].name}' ({', '.join(self.axes)})", st.axes[0].pos)
         self.declare(st.name, "input")
-        dtypes = self.like_dtypes(st.like) if st.like else tuple(self.dtype(t) for t in st.dtypes)
+        dtypes = self.like_dtypes(st.like) if st.like else tuple(self.dtype(t, ir.INPUT_DTYPES) for t in st.dtypes)
+        ints = [t for t in st.dtypes if t.text in ir.INT_DTYPES] if not st.like else []
+        if ints and (len(dtypes) > 1 or not self.inputs):
+            what = ("the first input fixes the axes and is reduced: it must be a float input" if not self.inputs
+                    else "an integer input has that one dtype")
+            self.fail(err.IntegerMisuse, f"'{st.name.text}' is declared {ints[0].text}: {what}", ints[0].pos)
         self.inputs.append(ir.Input(st.name.text, tuple(a.text for a in st.axes), dtypes, self.loc(st.pos)))
 
     def st_ParamDecl(self, st: S.ParamDecl):
@@ -241,6 +303,9 @@ class _Checker:
             if self.names.get(st.dtype.text) != "input":
                 self.fail(err.UnknownName, f"'like {st.dtype.text}': no input named '{st.dtype.text}'"
                           + did_you_mean(st.dtype.text, [i.name for i in self.inputs]), st.dtype.pos)
+            if self._input(st.dtype.text).integer:
+                self.fail(err.IntegerMisuse, f"'like {st.dtype.text}': '{st.dtype.text}' is an integer input "
+                          "(gather positions); give the output a float dtype", st.dtype.pos)
         else:
             self.dtype(st.dtype, ir.OUT_DTYPES)
         self.declare(st.name, "output")
@@ -437,7 +502,7 @@ class _Checker:
             inputs=tuple(self.inputs), params=tuple(self.params), reductions=tuple(self.reductions),
             locals=tuple(self.locals), outputs=tuple(outputs), acc=self.acc or "f32", reduce_axis=axis,
             before=axes[0] if i == 1 else None, after=axes[i + 1] if len(axes) > i + 1 else None,
-            schedule=schedule,
+            schedule=schedule, calls=tuple(self.calls),
         )
 
     def _check_out_dtype(self, d: S.OutputDecl, e: ir.E) -> None:
@@ -457,8 +522,7 @@ class _Checker:
 
 _FOLD = {
     "neg": lambda a: -a, "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "div": lambda a, b: a / b, "exp": math.exp, "log": math.log, "sqrt": math.sqrt,
-    "rsqrt": lambda a: 1.0 / math.sqrt(a), "abs": abs, "max": max, "min": min,
+    "div": lambda a, b: a / b,
 }
 
 
@@ -486,8 +550,19 @@ def _fold(e: ir.E) -> float:
     if isinstance(e, ir.Lit):
         return e.value
     if isinstance(e, ir.Apply):
-        return float(_FOLD[e.fn](*(_fold(a) for a in e.args)))
+        args = [_fold(a) for a in e.args]
+        return float(_FOLD[e.fn](*args)) if e.fn in _FOLD else functions.fold(e.fn, args)
     raise TypeError(e)
+
+
+def _int_literal(e: S.Expr) -> int | None:
+    """An integer-valued literal (`2`, `-3`, `2.0`) as an int, else None."""
+    sign = 1
+    if isinstance(e, S.Neg):
+        sign, e = -1, e.a
+    if isinstance(e, S.Num) and float(e.value).is_integer():
+        return sign * int(float(e.value))
+    return None
 
 
 def check(spec: S.Spec) -> ir.Op | ir.Contraction:

@@ -13,13 +13,40 @@ from pathlib import Path
 import jinja2
 
 from . import __version__, ir
-from .exprs import inputs_read, locals_read, reductions_read, render, stage_needed
+from .exprs import helpers, inputs_read, locals_read, reductions_read, render, stage_needed
 from .names import usable
 from .plan import Plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
-TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16", "i64": "torch.int64"}
+TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16", "i64": "torch.int64",
+                "f8e4m3": "torch.float8_e4m3fn", "f8e5m2": "torch.float8_e5m2"}
+
+
+@dataclass(frozen=True)
+class Fp8Ctx:
+    """The constants of one fp8 format's rounding helper (templates/common/macros.j2)."""
+
+    torch: str
+    mant: int
+    max: str
+    over: str  # what a rounded magnitude above max becomes: nan (e4m3fn) or inf (e5m2)
+    shift: int  # float32 mantissa bits dropped
+    half: int  # rounding increment below the half ulp (plus the kept lsb: ties to even)
+    mask: int  # clears the dropped bits
+    normal_min: str  # smallest normal fp8 magnitude
+    sub_scale: str  # 1 / subnormal ulp
+    sub_ulp: str
+
+
+def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str) -> Fp8Ctx:
+    shift = 23 - mant
+    return Fp8Ctx(torch_name, mant, repr(fmax), over, shift, (1 << (shift - 1)) - 1, -(1 << shift),
+                  repr(2.0 ** emin), repr(2.0 ** (mant - emin)), repr(2.0 ** (emin - mant)))
+
+
+FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn"),
+       "f8e5m2": _fp8(2, -14, ir.FP8_MAX["f8e5m2"], "inf", "torch.float8_e5m2")}
 # argmax/argmin: the identity of the value half of their (value, index) pairs; the
 # index half starts at INT32_MAX, above every index, so any element wins a tie with it.
 IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")',
@@ -64,6 +91,9 @@ class StageCtx:
     inputs: tuple[str, ...]  # inputs loaded per element
     elem_locals: dict[str, tuple[ValueCtx, ...]]  # kernel shape -> locals per element
     row_locals: tuple[ValueCtx, ...]  # per-row locals this stage's element exprs need
+    # The prior reductions this stage's expressions read (the split path's partial kernel
+    # loads these alone: a gather's or a mask's total may be read only by the outputs).
+    reads: tuple[ReductionCtx, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -149,9 +179,14 @@ class ModuleCtx:
     run_call: str = ""
     renamed: str = ""  # "spec name -> argument" for names the launcher could not keep
     launch_options: str = ""  # keyword arguments of every kernel launch (LAUNCH_OPTIONS)
+    # language extensions (issue 14)
+    helpers: tuple[str, ...] = ()  # element-wise helpers to define (functions, fp8 rounding)
+    int_inputs: tuple[str, ...] = ()  # integer inputs: loaded as they are, never as float32
+    fp8: dict[str, Fp8Ctx] | None = None  # fp8 output formats used -> their rounding constants
 
 
-_BCAST = {"rows": "[:, None]", "cols": "[None, :]"}
+_BCAST = {"rows": "[:, None]", "cols": "[None, :]"}  # a per-row value across the lanes
+_POS_BCAST = {"rows": "[None, :]", "cols": "[:, None]"}  # the lane positions across the rows
 
 
 def comment_text(text: str) -> str:
@@ -194,6 +229,8 @@ def _namer(op: ir.Op, shape: str | None, names: Names):
         if r.kind == "size":
             assert r.name == op.reduce_axis, r  # check.py refuses any other size (E150)
             return "N"
+        if r.kind == "pos":  # the element's position along the reduce axis (both targets name it n)
+            return f"n{_POS_BCAST[shape]}"
         own = names(r.kind, r.name)
         if r.kind == "param":
             return own
@@ -306,11 +343,13 @@ def _empty_raises(op: ir.Op) -> str | None:
 def _output(op: ir.Op, o: ir.Output, shapes: list[str], names: Names) -> OutputCtx:
     dtype = TORCH_DTYPES[o.dtype] if o.dtype else None
     own = names("output", o.name)
+    # An fp8 output is rounded as torch rounds before the cast (see Fp8Ctx).
+    wrap = (lambda s: f"_rg_{o.dtype}({s})") if o.dtype in ir.FP8_DTYPES else (lambda s: s)
     if o.mapped:
         return OutputCtx(own, o.like, dtype, "", mapped=True,
-                         elem={sh: render(o.expr, _namer(op, sh, names)) for sh in shapes}, spec=o.name)
-    return OutputCtx(own, o.like, dtype, render(o.expr, _namer(op, None, names)), index=_is_index(op, o.expr),
-                     spec=o.name)
+                         elem={sh: wrap(render(o.expr, _namer(op, sh, names))) for sh in shapes}, spec=o.name)
+    return OutputCtx(own, o.like, dtype, wrap(render(o.expr, _namer(op, None, names))),
+                     index=_is_index(op, o.expr), spec=o.name)
 
 
 def context(plan: Plan, certificate) -> ModuleCtx:
@@ -334,6 +373,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         elem = [v for v in locals_read(exprs, op) if v.per_element]
         inputs = sorted({i for e in exprs for i in inputs_read(e, op)}, key=[x.name for x in op.inputs].index)
         stages.append(StageCtx(
+            reads=tuple(rc for rc in prior if op.reductions[rc.index].name in reductions_read(exprs, op)),
             index=s, last=s == op.stages - 1, reductions=mine, prior=prior,
             inputs=tuple(names("input", i) for i in inputs),
             elem_locals=_elem_locals(op, elem, shapes, names),
@@ -389,6 +429,10 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         index_op=index_op, empty_raises=_empty_raises(op),
         signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,
         launch_options=LAUNCH_OPTIONS[plan.target],
+        helpers=helpers([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])
+        + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})),
+        int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
+        fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
     )
 
 

@@ -170,6 +170,26 @@ class DtypeMismatch(RedgenError):
     code = "E117"
 
 
+# --- language extensions (issue 14): integer inputs, gathers, targets -----------
+class IntegerMisuse(RedgenError):
+    """An integer (i64) input used as a value: it can only be a gather index or compared."""
+
+    code = "E118"
+
+
+class BadGather(RedgenError):
+    """`x[t]` whose x is not a float input over the reduce axis, or whose t is not an
+    integer input over batch axes only."""
+
+    code = "E119"
+
+
+class NotOnTarget(RedgenError):
+    """A function or dtype the target's compiler cannot lower (checked at build time)."""
+
+    code = "T305"
+
+
 # --- verification (verify.py) ------------------------------------------------
 # --- attention (redgen/attention.py) ---
 class BadAttention(RedgenError):

@@ -7,29 +7,63 @@ as `names`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
-from . import ir
+from . import functions, ir
 
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
-_CALLS = {
-    "exp": "tl.exp", "log": "tl.log", "sqrt": "tl.sqrt", "rsqrt": "tl.rsqrt", "abs": "tl.abs",
-    "max": "tl.maximum", "min": "tl.minimum",
-}
 
 
-def render(e: ir.E, name: Callable[[ir.Ref], str]) -> str:
-    """Triton source for `e`; `name` maps each Ref to the variable holding it."""
+def render(e: ir.E, name: Callable[[ir.Ref], str], cond: bool = False) -> str:
+    """Triton source for `e`; `name` maps each Ref to the variable holding it.
+
+    cond: `e` is a `where` condition, rendered as a truth value (a comparison as it is,
+    anything else as `!= 0`); elsewhere a comparison is the number 1.0 or 0.0."""
     if isinstance(e, ir.Lit):
-        return repr(float(e.value))
+        v = float(e.value)
+        text = repr(v) if math.isfinite(v) else f'float("{v}")'
+        return f"({text} != 0.0)" if cond else text
     if isinstance(e, ir.Ref):
-        return name(e)
-    args = [render(a, name) for a in e.args]
+        return f"({name(e)} != 0.0)" if cond else name(e)
+    if e.fn in functions.COMPARISONS:
+        a, b = (render(x, name) for x in e.args)
+        test = f"({a} {functions.COMPARISONS[e.fn][1]} {b})"
+        return test if cond else f"tl.where({test}, 1.0, 0.0)"
+    if e.fn == "where":
+        args = [render(e.args[0], name, cond=True)] + [render(a, name) for a in e.args[1:]]
+    else:
+        args = [render(a, name) for a in e.args]
     if e.fn == "neg":
-        return f"(-{args[0]})"
-    if e.fn in _INFIX:
-        return f"({args[0]} {_INFIX[e.fn]} {args[1]})"
-    return f"{_CALLS[e.fn]}({', '.join(args)})"
+        text = f"(-{args[0]})"
+    elif e.fn in _INFIX:
+        text = f"({args[0]} {_INFIX[e.fn]} {args[1]})"
+    elif e.fn == "powi":
+        n = int(e.args[1].value)  # type: ignore[union-attr]
+        text = f"_rg_powi({args[0]}, {abs(n)})" if n > 0 else f"(1.0 / _rg_powi({args[0]}, {-n}))"
+    elif e.fn == "powf":
+        text = f"_rg_powf({args[0]}, {args[1]})"
+    else:
+        text = functions.FUNCTIONS[e.fn].triton.format(*args)
+    return f"({text} != 0.0)" if cond else text
+
+
+def helpers(exprs: list[ir.E]) -> tuple[str, ...]:
+    """The module-level helpers (templates/common/macros.j2) the expressions call, sorted."""
+    found: set[str] = set()
+
+    def walk(x: ir.E) -> None:
+        if isinstance(x, ir.Apply):
+            if x.fn in ("powi", "powf"):
+                found.add(x.fn)
+            elif x.fn in functions.FUNCTIONS and functions.FUNCTIONS[x.fn].helper:
+                found.add(functions.FUNCTIONS[x.fn].helper)
+            for a in x.args:
+                walk(a)
+
+    for e in exprs:
+        walk(e)
+    return tuple(sorted(found))
 
 
 def stage_needed(e: ir.E, op: ir.Op) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import functions as _functions
 from .errors import Loc
 from .sym import SExpr
 
@@ -16,15 +17,25 @@ DTYPES = ("f32", "f16", "bf16")
 ACC_DTYPES = ("f32",)
 # Output dtypes: the float dtypes, and i64 for the index an argmax/argmin yields.
 INDEX_DTYPES = ("i64",)
-OUT_DTYPES = DTYPES + INDEX_DTYPES
+# --- language extensions (issue 14): integer inputs, fp8 outputs ---------------------
+# An integer input holds positions along the reduce axis (cross-entropy's targets): it
+# can only be a gather index (`x[t]`) or compared (`t == ignore`); it is never a value.
+INT_DTYPES = ("i64",)
+INPUT_DTYPES = DTYPES + INT_DTYPES
+# fp8 outputs (per-token quantization). Stored with torch's conversion: round to nearest
+# even; a rounded magnitude above the largest finite value is NaN (e4m3fn: no inf) or
+# inf (e5m2), as torch's .to(float8_*) -- specs clamp first (vLLM: to +-448).
+FP8_DTYPES = ("f8e4m3", "f8e5m2")
+FP8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
+OUT_DTYPES = DTYPES + FP8_DTYPES + INDEX_DTYPES
 COMBINERS = ("sum", "max", "min", "argmax", "argmin")
 # Combiners whose result is an index into the reduce axis (an i64 output), not a value.
 ARG_COMBINERS = ("argmax", "argmin")
 # Combiners torch gives no value for over an empty reduce axis (it raises): an output
 # that is such a reduction makes the launcher raise when the reduce axis is empty.
 NO_IDENTITY = ("max", "min", "argmax", "argmin")
-# name -> number of arguments
-FUNCTIONS = {"exp": 1, "log": 1, "sqrt": 1, "rsqrt": 1, "abs": 1, "max": 2, "min": 2}
+# name -> number of arguments (the table itself: redgen/functions.py)
+FUNCTIONS = {name: f.arity for name, f in _functions.FUNCTIONS.items()}
 
 
 # --- element-wise expressions -------------------------------------------------
@@ -35,7 +46,8 @@ class Lit:
 
 @dataclass(frozen=True)
 class Ref:
-    """A resolved name. kind: input | param | size | reduce | local."""
+    """A resolved name. kind: input | param | size | reduce | local | pos (the element's
+    position along the reduce axis; only the reductions a gather `x[t]` becomes read it)."""
 
     kind: str
     name: str
@@ -68,6 +80,10 @@ class Input:
     axes: tuple[str, ...]
     dtypes: tuple[str, ...]
     loc: Loc
+
+    @property
+    def integer(self) -> bool:
+        return self.dtypes[0] in INT_DTYPES
 
 
 @dataclass(frozen=True)
@@ -157,6 +173,9 @@ class Op:
     before: str | None  # batch axis before the reduce axis in the primary input
     after: str | None  # batch axis after it
     schedule: Schedule
+    # Every function call, with where it is written: plan.py refuses the ones a target's
+    # compiler lacks (functions.Function.missing_on), naming the position.
+    calls: tuple[tuple[str, Loc], ...] = ()
 
     @property
     def primary(self) -> Input:

@@ -244,6 +244,51 @@ def _into_out(functional: Callable[[Fns, Args], Any], outs: tuple[str, ...] = ("
     return call
 
 
+# --- adapters for the language extensions (issue 14): nansum, vector norms, nll_loss ------
+def _vector_norm(fns: Fns, a: Args) -> Any:
+    """linalg_vector_norm(self, ord, dim, keepdim, dtype): a finite ord > 0."""
+    x = a["self"]
+    _float_input(x)
+    _float_dtype(a["dtype"])
+    ord_ = a["ord"]
+    if isinstance(ord_, bool) or not isinstance(ord_, (int, float)) or not 0 < float(ord_) < float("inf"):
+        raise _Fallback(f"ord={ord_!r} (only a finite ord > 0 is generated)")
+    if a["dtype"] is not None and a["dtype"] != x.dtype:
+        x = x.to(a["dtype"])  # torch computes the norm in dtype
+    return fns["vector_norm"](x, _dims(a["dim"]), bool(a["keepdim"]), ord=float(ord_))
+
+
+def _nll_loss(fns: Fns, a: Args) -> Any:
+    """nll_loss_forward / nll_loss2d_forward(self, target, weight, reduction, ignore_index)
+    -> (output, total_weight), without class weights.
+
+    reduction 'none' is nll_loss.red per row. 'sum' and 'mean' reduce the rows with redgen's
+    sum over the flattened rows: a fixed order for a given number of rows (fixed-size chunks
+    at absolute offsets), so the same batch gives the same bits run to run; a loss summed
+    over a batch depends on that batch by definition. total_weight (the rows not ignored)
+    is a count, exact in float32.
+    """
+    x, t = a["self"], a["target"]
+    _float_input(x)
+    if a["weight"] is not None:
+        raise _Fallback("class weights")
+    if not isinstance(t, torch.Tensor) or t.dtype != torch.int64:
+        raise _Fallback(f"target dtype {getattr(t, 'dtype', type(t).__name__)}")
+    reduction, ignore = int(a["reduction"]), int(a["ignore_index"])
+    if reduction not in (0, 1, 2):
+        raise _Fallback(f"reduction={reduction}")
+    one = x.ndim == 1  # [C] with a 0-d target: one row
+    loss = fns["nll_loss"](x.unsqueeze(0) if one else x, t.reshape(1) if one else t, dim=1,
+                           ignore_index=float(ignore))
+    loss = loss.reshape(()) if one else loss
+    if reduction == 0:
+        return loss, torch.zeros((), dtype=x.dtype, device=x.device)
+    total = fns["sum"]((t != ignore).to(torch.float32).reshape(-1), (0,), False)
+    summed = fns["sum"](loss.reshape(-1), (0,), False, dtype=torch.float32)
+    out = summed if reduction == 2 else summed / total
+    return out.to(x.dtype), total.to(x.dtype)
+
+
 @dataclass(frozen=True)
 class Route:
     """One aten overload and how it maps onto generated ops."""
@@ -290,6 +335,12 @@ ROUTES: tuple[Route, ...] = (
     # A real kernel only on CUDA builds (on CPU rms_norm decomposes into mean.dim,
     # which is routed); older torch versions have no such op: skipped.
     Route("_fused_rms_norm.default", ("rms_norm", "mean"), _rms_norm, _RMS),
+    # --- language extensions (issue 14) ---
+    Route("nansum.default", ("nansum",), _reduce("nansum", with_dtype=True)),
+    Route("linalg_vector_norm.default", ("vector_norm",), _vector_norm, {"vector_norm": ("ord",)}),
+    # cross_entropy (composite) is log_softmax (routed above) then nll_loss_nd -> these two.
+    Route("nll_loss_forward.default", ("nll_loss", "sum"), _nll_loss, {"nll_loss": ("ignore_index",)}),
+    Route("nll_loss2d_forward.default", ("nll_loss", "sum"), _nll_loss, {"nll_loss": ("ignore_index",)}),
 )
 
 # --- attention: the aten ops F.scaled_dot_product_attention dispatches to (redgen/mode_attention.py) ---

@@ -79,6 +79,15 @@ class _ToSyntax(Transformer):
 
     add, sub, mul, div = _bin("+"), _bin("-"), _bin("*"), _bin("/")
 
+    def compare(self, meta, c):
+        return S.Compare(str(c[1]), c[0], c[2], self._p(meta))
+
+    def pow(self, meta, c):
+        return S.Pow(c[0], c[1], self._p(meta))
+
+    def gather(self, meta, c):
+        return S.Gather(_tok(c[0]), c[1], self._p(meta))
+
     # pieces
     def name_list(self, meta, c):
         return tuple(_tok(t) for t in c)

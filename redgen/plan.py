@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import ir, sym
-from .errors import Loc, TargetLimit
+from . import functions, ir, sym
+from .errors import Loc, NotOnTarget, TargetLimit
 from .exprs import inputs_read, locals_read
 from .sym import SExpr
 
@@ -143,6 +143,7 @@ def _order(op: ir.Op) -> Order:
 
 
 def plan_cuda(op: ir.Op) -> Plan:
+    refuse_missing(op, "cuda")
     s = op.schedule
     m = sym.Sym(op.before) if op.before else sym.const(1)
     k = sym.Sym(op.after) if op.after else sym.const(1)
@@ -182,14 +183,15 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
     argmax/argmin reduction 8 more: its int32 index accumulator and the masked index.
     """
     worst = None
-    for dt in sorted({d for i in op.inputs for d in i.dtypes}, key=lambda d: (DTYPE_BYTES[d], d)):
+    ints = {i.name for i in op.inputs if i.integer}  # int64 tiles, never copied to float32
+    for dt in sorted({d for i in op.inputs if not i.integer for d in i.dtypes}, key=lambda d: (DTYPE_BYTES[d], d)):
         per = 0
         parts = ""
         for s in range(op.stages):
             reds = [r for r in op.reductions if r.stage == s]
             names = sorted({i for r in reds for i in inputs_read(r.expr, op)})
             locals_ = [v for v in locals_read([r.expr for r in reds], op) if v.per_element]
-            load = sum(DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for _ in names)
+            load = sum(8 if name in ints else DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for name in names)
             args = sum(r.combiner in ir.ARG_COMBINERS for r in reds)
             b = 4 * len(reds) + 8 * args + load + 4 * len(locals_) + 4
             if b > per:
@@ -204,7 +206,7 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
             exprs = [o.expr for o in op.mapped]
             names = sorted({i for e in exprs for i in inputs_read(e, op)})
             locals_ = [v for v in locals_read(exprs, op) if v.per_element]
-            load = sum(DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for _ in names)
+            load = sum(8 if name in ints else DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for name in names)
             b = load + 4 * len(locals_) + 4 * len(op.mapped) + 4
             if b > per:
                 per = b
@@ -218,6 +220,21 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
     return UBUsage(block_rows, lanes, per, dt, block_rows * lanes * per, UB_LIVE, parts)
 
 
+def refuse_missing(op: ir.Op, target: str) -> None:
+    """A function (or fp8 output) the target's compiler cannot lower: refused at build time,
+    naming where the spec uses it (the list: functions.MISSING_ON)."""
+    for fn, loc in op.calls:
+        if target in functions.missing_on(fn):
+            raise NotOnTarget(f"{target}: {functions.describe(fn)} has no lowering in the {target} compiler "
+                              f"({functions.MISSING_WHY[target]}); this spec cannot be built for {target}",
+                              loc, op.source)
+    for o in op.outputs:
+        if o.dtype and target in functions.missing_on(o.dtype):
+            raise NotOnTarget(f"{target}: output '{o.name}' is {o.dtype}, which {target} cannot store "
+                              f"({functions.MISSING_WHY[target]}); this spec cannot be built for {target}",
+                              o.loc, op.source)
+
+
 def plan_ascend(op: ir.Op) -> Plan:
     """Persistent programs over rows of the reduce axis, made innermost and contiguous.
 
@@ -228,6 +245,7 @@ def plan_ascend(op: ir.Op) -> Plan:
     bits on both targets. BLOCK_R (rows per tile) fills the Unified Buffer; it is not
     order-shaping, since rows are reduced independently and the lane tree is explicit.
     """
+    refuse_missing(op, "ascend")
     s = op.schedule
     order = _order(op)
     tile_loc = s.loc(f"tile:{op.reduce_axis}")
@@ -237,7 +255,7 @@ def plan_ascend(op: ir.Op) -> Plan:
         ub = None
     else:
         lanes = order.lanes.eval({})
-        narrow = min(DTYPE_BYTES[d] for i in op.inputs for d in i.dtypes)
+        narrow = min(DTYPE_BYTES[d] for i in op.inputs if not i.integer for d in i.dtypes)
         if lanes * narrow % UB_ALIGN:
             raise TargetLimit(
                 f"ascend: the reduce tile {op.reduce_axis} = {lanes} is {lanes * narrow} bytes of the narrowest "

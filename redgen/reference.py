@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import torch
 
-from . import ir
+from . import functions, ir
 
 _UNARY = {
     "neg": torch.neg, "exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
@@ -60,6 +60,8 @@ class _Eval:
             if r.name != self.op.reduce_axis:
                 raise ValueError(f"the reference reads only the reduce length, not '{r.name}'")
             v = torch.tensor(float(self.n), dtype=torch.float64)
+        elif r.kind == "pos":  # the element's position along the reduce axis (gathers, masks)
+            v = torch.arange(self.n, dtype=torch.float64).reshape(1, self.n, 1)
         elif r.kind == "local":
             v = self.expr(self.op.local(r.name).expr)
         elif r.kind == "reduce":
@@ -79,6 +81,12 @@ class _Eval:
             return _UNARY[e.fn](args[0])
         if e.fn in _BINARY and len(args) == 2:
             return _BINARY[e.fn](args[0], args[1])
+        try:  # the language's function table (tanh, where, comparisons, **: redgen/functions.py)
+            fn = functions.reference(e.fn)
+        except KeyError:
+            fn = None
+        if fn is not None:
+            return torch.as_tensor(fn(*args), dtype=torch.float64)
         raise ValueError(f"the reference evaluator has no meaning for {e.fn!r} yet: add it to redgen/reference.py")
 
     def reduce(self, r: ir.Reduction) -> torch.Tensor:

@@ -49,6 +49,30 @@ class BinOp:
 
 
 @dataclass(frozen=True)
+class Compare:
+    op: str  # one of < <= > >= == !=
+    a: Expr
+    b: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Pow:
+    a: Expr
+    b: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Gather:
+    """`x[t]`: the element of input x at the reduce-axis position given by integer input t."""
+
+    base: Tok
+    index: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
 class Neg:
     a: Expr
     pos: Pos
@@ -61,7 +85,7 @@ class Call:
     pos: Pos
 
 
-Expr = Num | Name | BinOp | Neg | Call
+Expr = Num | Name | BinOp | Neg | Call | Compare | Pow | Gather
 
 
 # --- statements --------------------------------------------------------------

@@ -60,7 +60,7 @@ def test_every_error_code_has_a_spec():
     codes = {cls.code for cls in vars(errors).values()
              if isinstance(cls, type) and issubclass(cls, RedgenError) and cls.code.startswith("E")
              and cls is not RedgenError}
-    assert len(codes) >= 25  # E001..E004, E101..E117, E130..E132 (attention), E150, E151, and later blocks
+    assert len(codes) >= 27  # E001..E004, E101..E119, E130..E132 (attention), E150, E151
     covered = {_expected(p)[0] for p in SPECS if p.name.startswith("E")}  # (T302 specs: tests/test_ascend.py)
     assert codes - covered == set(), f"error codes without a spec in {ERROR_SPECS}"
 
@@ -73,7 +73,7 @@ def test_every_error_code_has_a_spec():
     ("E102_assign_input", "'x' is already an input"),
     ("E102_duplicate_name", "'s' is already a reduction"),
     ("E102_duplicate_tile_axis", "tile N is given twice"),
-    ("E103_dtype_typo", "dtype 'fp32' is not one of f32, f16, bf16; did you mean 'f32'?"),
+    ("E103_dtype_typo", "dtype 'fp32' is not one of f32, f16, bf16, i64; did you mean 'f32'?"),
     ("E104_combiner_typo", "unknown combiner 'summ' (one of sum, max, min, argmax, argmin); did you mean 'sum'?"),
     ("E104_unknown_combiner", "unknown combiner 'prod' (one of sum, max, min, argmax, argmin)"),
     ("E105_tile_not_pow2", "tile N = 500 is not a power of two"),
@@ -88,6 +88,10 @@ def test_every_error_code_has_a_spec():
     ("E116_index_not_last_stage", "an index reduction must be in the last stage"),
     ("E117_index_to_float_output", "declared 'like x': declare it ': i64'"),
     ("E117_value_to_i64_output", "only an argmax/argmin result can be assigned to it"),
+    ("E118_integer_as_value", "'t' is an integer input (i64): it holds positions along the reduce axis"),
+    ("E118_i64_first_input", "the first input fixes the axes and is reduced: it must be a float input"),
+    ("E119_gather_before_reduce", "write it after a 'reduce' statement"),
+    ("E119_gather_index_not_integer", "must be an integer input (declared 'in t[...] : i64')"),
 ])
 def test_error_message(stem: str, fragment: str):
     assert fragment in _raise(ERROR_SPECS / f"{stem}.red").message

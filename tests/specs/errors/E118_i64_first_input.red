@@ -1,4 +1,4 @@
-# expect: E103 at 3:16
+# expect: E118 at 3:16
 op argmax
 in   x[M, N] : i64
 out  y[M]    : i64

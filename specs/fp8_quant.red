@@ -1,0 +1,23 @@
+# Per-token fp8 quantization (vLLM's dynamic per-token scaled fp8, e4m3):
+#   scale = max(absmax(row) / 448, 1 / (448 * 512))     one f32 scale per row (token)
+#   q     = fp8_e4m3(clamp(x / scale, -448, 448))        the row quantized
+# The cast rounds as torch's .to(torch.float8_e4m3fn) (to nearest even; the clamp keeps it
+# from overflowing, which torch turns into NaN): q and scale are bit for bit what torch
+# computes in float32, x.float() / scale[:, None] clamped and cast. A NaN in the row makes
+# the scale NaN. The launcher views the input as x[M, N]: N = the quantized dim(s) (the
+# hidden size), M = every dim before them. fp8_quant_e5m2 is the e5m2 variant.
+op fp8_quant
+in   x[M, N] : f32 | f16 | bf16
+param fp8_max = 448
+param min_scale = 1 / (448 * 512)
+out  q[M, N]   : f8e4m3
+out  scale[M]  : f32
+acc  f32
+reduce N: amax = max(abs(x))
+s = max(amax / fp8_max, min_scale)
+q = min(max(x / s, -fp8_max), fp8_max)
+scale = s
+tile   N = 256
+split  N fixed_size 4096
+warps  4
+cores  40
