@@ -51,16 +51,20 @@ class _Runner:
         self.forced = tuple(p for p in self.paths if p != "natural")
         self.default = getattr(module, self.knob)
         self.calls = 0
+        # Where the kernels run: the interpreter on CPU tensors, or a GPU (REDGEN_EMPIRICAL_DEVICE
+        # set by redgen.empirical when one is present). Inputs are drawn on the CPU either way
+        # (the same data), outputs come back to it for the comparisons.
+        self.device = os.environ.get("REDGEN_EMPIRICAL_DEVICE", "cpu")
 
     def __call__(self, xs, path="natural"):
         forced = self.paths[path]
         setattr(self.module, self.knob, self.default if forced is None else forced)
         try:
-            y = self.fn(*xs, dim=self.spec["inputs"][0]["axes"].index(self.spec["reduce"]))
+            y = self.fn(*(x.to(self.device) for x in xs), dim=self.spec["inputs"][0]["axes"].index(self.spec["reduce"]))
         finally:
             setattr(self.module, self.knob, self.default)
         self.calls += 1
-        return y if isinstance(y, tuple) else (y,)
+        return tuple(t.cpu() for t in (y if isinstance(y, tuple) else (y,)))
 
 
 class _Case:
@@ -185,6 +189,12 @@ def load_op(spec: dict):
     return check_spec(parse(spec["source"], spec["path"]))
 
 
+def _where(device: str) -> str:
+    if device == "cpu":
+        return "triton interpreter (CPU)"
+    return f"{torch.cuda.get_device_name()} (triton {importlib.import_module('triton').__version__})"
+
+
 def main() -> None:
     module, spec = importlib.import_module(sys.argv[1]), json.loads(sys.argv[2])
     if getattr(module, "CORES", 0) is None:
@@ -199,7 +209,7 @@ def main() -> None:
         return
     dtypes = [d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]]
     result = {
-        "status": "passed", "where": "triton interpreter (CPU)", "batch_sizes": spec["batch_sizes"],
+        "status": "passed", "where": _where(run.device), "batch_sizes": spec["batch_sizes"],
         "after_sizes": spec["after_sizes"], "positions": spec["positions"], "paths": list(run.paths),
         "N": spec["N"], "dtypes": dtypes, "calls": run.calls, "seed": spec["seed"],
         "reference": ("every output vs redgen.reference (float64 evaluation of the typed IR) at "

@@ -85,11 +85,32 @@ def run_empirical(plan: Plan, source: str) -> dict:
         from .attention_empirical import run_attention_empirical
 
         return run_attention_empirical(plan, source)
+    result = _run_worker(plan, source, {"TRITON_INTERPRET": "1"})
+    if plan.target == "cuda" and _gpu_present():
+        # A GPU compiles the kernels for real (FMA contraction, instruction selection: what the
+        # interpreter cannot show), so the same check runs there too and is recorded beside.
+        gpu = _run_worker(plan, source, {"TRITON_INTERPRET": "0", "REDGEN_EMPIRICAL_DEVICE": "cuda"})
+        result["gpu"] = {k: gpu[k] for k in ("status", "where", "calls", "reference") if k in gpu}
+    return result
+
+
+def _gpu_present() -> bool:
+    """A CUDA GPU this process can use (REDGEN_NO_GPU=1 keeps the check on the interpreter)."""
+    if os.environ.get("REDGEN_NO_GPU") == "1":
+        return False
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def _run_worker(plan: Plan, source: str, extra_env: dict[str, str]) -> dict:
     spec = case(plan)
     with tempfile.TemporaryDirectory() as d:
         mod = Path(d) / f"_redgen_check_{plan.op.name}.py"
         mod.write_text(source)
-        env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": os.pathsep.join([d, *sys.path])}
+        env = {**os.environ, **extra_env, "PYTHONPATH": os.pathsep.join([d, *sys.path])}
+        if extra_env.get("TRITON_INTERPRET") == "0":
+            env.pop("TRITON_INTERPRET")
         proc = subprocess.run(
             [sys.executable, "-m", "redgen._empirical_worker", mod.stem, json.dumps(spec)],
             env=env, capture_output=True, text=True, timeout=1800,

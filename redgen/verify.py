@@ -108,6 +108,8 @@ class Certificate:
                        + (f"; grids {', '.join(map(str, emp['grids']))} programs" if "grids" in emp else ""))
             if "reference" in emp:
                 out.append(f"empirical: {emp['reference']}")
+            if "gpu" in emp:
+                out.append(f"empirical, the same check on a GPU ({emp['gpu']['where']}): {emp['gpu']['status']}")
         else:
             out.append(f"empirical: {emp.get('status')}")
         return out

@@ -81,3 +81,30 @@ def test_empirical_check_fails_a_consistently_wrong_kernel(tmp_path):
     wrong = built.source.replace("(r_0_tot / N)", "(r_0_tot / (N + 1))")  # invariant, but not the spec
     with pytest.raises(EmpiricalMismatch, match="float64 reference"):
         run_empirical(built.plan, wrong)
+
+
+def test_a_present_gpu_reruns_the_empirical_check_there(monkeypatch):
+    """On a machine with a GPU the interpreter check is repeated on it (compiled kernels: FMA
+    contraction and instruction selection), and the certificate records both runs."""
+    from redgen import empirical
+    from redgen.pipeline import plan_spec
+
+    calls = []
+
+    def fake_worker(plan, source, extra_env):
+        calls.append(dict(extra_env))
+        where = "GPU" if extra_env.get("REDGEN_EMPIRICAL_DEVICE") == "cuda" else "triton interpreter (CPU)"
+        return {"status": "passed", "where": where, "calls": 3}
+
+    monkeypatch.setattr(empirical, "_run_worker", fake_worker)
+    monkeypatch.setattr(empirical, "_gpu_present", lambda: True)
+    plan = plan_spec(REPO / "specs" / "mean.red", "cuda")
+    record = empirical.run_empirical(plan, "source")
+    assert calls == [{"TRITON_INTERPRET": "1"}, {"TRITON_INTERPRET": "0", "REDGEN_EMPIRICAL_DEVICE": "cuda"}]
+    assert record["gpu"] == {"status": "passed", "where": "GPU", "calls": 3}
+    calls.clear()
+    empirical.run_empirical(plan_spec(REPO / "specs" / "mean.red", "ascend"), "source")
+    assert calls == [{"TRITON_INTERPRET": "1"}]  # an NPU kernel is not run on the GPU
+    monkeypatch.undo()
+    monkeypatch.setenv("REDGEN_NO_GPU", "1")
+    assert empirical._gpu_present() is False
