@@ -6,14 +6,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from redgen import empirical  # noqa: E402
-from redgen.pipeline import _emit, plan_spec, prove_plan  # noqa: E402
+from redgen.pipeline import emit_plan, plan_spec, prove_plan  # noqa: E402
 
 for name in sys.argv[1:]:
     plan = plan_spec(f"specs/{name}.red", "cuda")
     cert = prove_plan(plan)
     t = time.time()
     try:
-        rec = empirical._run_worker(plan, _emit(plan, cert), {"TRITON_INTERPRET": "0", "REDGEN_EMPIRICAL_DEVICE": "cuda"})
+        rec = empirical._run_worker(plan, emit_plan(plan, cert), {"TRITON_INTERPRET": "0", "REDGEN_EMPIRICAL_DEVICE": "cuda"})
         print(f"{name}: {rec['status']} on {rec['where']}; {rec['calls']} calls; {rec.get('reference', '')} ({time.time() - t:.1f} s)")
     except Exception as e:  # noqa: BLE001 - report and go on
         print(f"{name}: FAILED {type(e).__name__}: {str(e)[:600]}")

@@ -80,7 +80,8 @@ def _is_contraction(plan) -> bool:
     return isinstance(plan, ContractionPlan)
 
 
-def _emit(plan, cert) -> str:
+def emit_plan(plan, cert) -> str:
+    """The module source of a proved plan, by kernel family."""
     if _is_contraction(plan):
         from .contraction_emit import emit_contraction
 
@@ -138,7 +139,7 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
     records: dict[int, dict] = {}
     if runs:
         def run(i: int) -> dict:
-            return _run_empirical(plans[i], _emit(plans[i], certs[i]))
+            return _run_empirical(plans[i], emit_plan(plans[i], certs[i]))
 
         with ThreadPoolExecutor(max_workers=max(1, min(len(runs), os.cpu_count() or 1))) as pool:
             records = dict(zip(runs, pool.map(run, runs), strict=True))
@@ -147,7 +148,7 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
         e = empirical[i]
         record = e if isinstance(e, dict) else records.get(i, {"status": "skipped (--no-empirical)"})
         cert = cert.with_empirical(record)
-        built.append(Built(plan.op, plan, cert, _emit(plan, cert)))
+        built.append(Built(plan.op, plan, cert, emit_plan(plan, cert)))
     return built
 
 
@@ -251,7 +252,7 @@ def versions() -> dict[str, str]:
 def kernel_key(plan: Plan, cert: Certificate) -> str:
     """sha256 of the module emitted with a placeholder record, and of the versions: two builds
     with the same key run the very same kernels under the very same interpreter."""
-    source = _emit(plan, cert.with_empirical({"status": "pending"}))
+    source = emit_plan(plan, cert.with_empirical({"status": "pending"}))
     payload = json.dumps({"source": source, "versions": versions()}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
@@ -378,7 +379,7 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
             start = time.monotonic()
             say(outcomes[i], "empirical: running the kernels under the triton interpreter ...")
             try:
-                record = _run_empirical(plans[i], _emit(plans[i], certs[i]))
+                record = _run_empirical(plans[i], emit_plan(plans[i], certs[i]))
             except RedgenError as e:
                 return e, time.monotonic() - start
             except (OSError, subprocess.SubprocessError, ValueError) as e:  # the worker died or hung
@@ -415,7 +416,7 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
         if o.error:
             continue
         cert = certs[i].with_empirical(o.extra["record"])
-        o.built = Built(plan.op, plan, cert, _emit(plan, cert))
+        o.built = Built(plan.op, plan, cert, emit_plan(plan, cert))
         o.stage = "emit"
     return outcomes
 

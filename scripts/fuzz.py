@@ -46,9 +46,9 @@ sys.path.insert(0, str(ROOT))
 # chosen when triton.jit runs, so before any emitted module is imported.
 os.environ.setdefault("TRITON_INTERPRET", "1")
 
-from redgen import check, emit, parse, targets  # noqa: E402
+from redgen import check, ir, parse  # noqa: E402
 from redgen.errors import RedgenError, source_lines  # noqa: E402
-from redgen.pipeline import check_tile_limit  # noqa: E402
+from redgen.pipeline import emit_plan, plan_op  # noqa: E402
 from redgen.pipeline import prove_plan as prove  # noqa: E402
 
 BREAKS = ["\r", "\x0c", "\x0b", "\x85", "\u2028", "\u2029", "\r\n", "\x1c", "\x1d", "\x1e"]
@@ -276,15 +276,16 @@ class Fuzz:
             sources = []
             for target in ("cuda", "ascend"):
                 try:
-                    plan = check_tile_limit(targets.planner(target)(op))
+                    plan = plan_op(op, target)  # every kernel family: reductions, contractions, attention
                     cert = prove(plan)
                 except RedgenError as e:
                     self._coded(e, data, f"plan/prove {target}")
                     continue
-                sources.append((target, emit.emit(plan, cert)))
+                sources.append((target, emit_plan(plan, cert)))
                 self.stats[f"proved {target}"] += 1
             for target, src in sources:
-                self._emitted(src, data, op if target == "cuda" else None)
+                # (the sampled kernel runs know the reductions' launchers only)
+                self._emitted(src, data, op if target == "cuda" and isinstance(op, ir.Op) else None)
         except RedgenError as e:
             self._coded(e, data, "front end")
         except Hang:
