@@ -59,7 +59,17 @@ REFERENCE = {
     "log_softmax": lambda xs, d: (xs[0].log_softmax(d),),
     "rms_norm": lambda xs, d: (xs[0] * torch.rsqrt((xs[0] ** 2).mean(d, keepdim=True) + 1e-6) * xs[1],),
     "layer_norm": lambda xs, d: _ln(xs[0], xs[1], xs[2], d),
+    "nansum": lambda xs, d: (torch.nansum(xs[0], d),),
+    "vector_norm": lambda xs, d: (torch.linalg.vector_norm(xs[0], 2, d),),
 }
+
+# Modules whose launchers take other arguments than (inputs..., dim): contractions, attention,
+# gathers by an integer input, several outputs of other shapes, fp8 outputs. Here they are
+# compiled to the adapter IR only (scripts/ascend_compile.py); their values and bitwise
+# invariance are checked under upstream Triton's interpreter (tests/test_matmul.py,
+# test_attention.py, test_language.py). A new spec not listed and without a REFERENCE fails.
+OTHER_CHECKS = {"matmul", "addmm", "bmm", "linear", "attention", "add_rms_norm", "cross_entropy", "nll_loss",
+                "fp8_quant", "fp8_quant_e5m2"}
 
 
 def _load(path: Path):
@@ -122,6 +132,10 @@ def main(argv=None) -> int:
         return 1
     files = sorted(p for p in Path(args.dir).glob("*.py") if p.name != "__init__.py")
     failed = 0
+    skipped = [p for p in files if p.stem in OTHER_CHECKS]
+    for path in skipped:
+        print(f"{path.stem}: skipped here (its checks: adapter-IR compile, upstream interpreter tests)")
+    files = [p for p in files if p.stem not in OTHER_CHECKS]
     for path in files:
         t0 = time.time()
         errors = check(_load(path))
