@@ -437,7 +437,10 @@ def _make_kernel(route: Route, op: Any, fns: Fns, original: Any) -> Callable[...
             # let torch finish its way, silently.
             return original.call_boxed(keyset, *args, **kwargs)
         try:
-            out = route.call(fns, _schema_args(op, args, kwargs))
+            # Below the Autograd key: torch's derivative formulas build the graph above this
+            # kernel, which computes values only (the launchers refuse inputs that need grad).
+            with torch.no_grad():
+                out = route.call(fns, _schema_args(op, args, kwargs))
         except _Fallback as fb:
             _on_fallback(route.aten, fb.reason)
             # The kernel captured before overriding: never re-enters this override.
