@@ -10,7 +10,8 @@ the lane count, one chunk plus a ragged tail, several chunks, a prime), and
 - the batch axes vary one at a time (the one before the reduce axis: 1, 2, 3, 7
   against 9; the one after it: 1, 3 against 5), on both kernel shapes (K == 1 and
   K > 1), the natural path and each forced one (cuda: fused and split through the
-  module's SPLIT_BELOW; ascend: grids of 1, 8, 40 and 48 persistent programs
+  module's SPLIT_BELOW, each also with int64 index arithmetic forced (WIDE, which the
+  launcher takes at sizes near 2**31) through its _needs_int64; ascend: grids of 1, 8, 40 and 48 persistent programs
   through its CORES): every shared row must be bitwise equal;
 - a row moved to another batch position, and two runs on the same input, give the
   same bits.

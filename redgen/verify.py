@@ -383,6 +383,9 @@ def prove(plan: Plan) -> Certificate:
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
             f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
             f"same left-to-right chunk combine",
+            "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
+            "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
+            "floating-point operations in the same order",
             *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ) if plan.notes is None else (
