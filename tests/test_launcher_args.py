@@ -174,14 +174,14 @@ def test_schedule_from_sizes_alone(gen):
 
 
 class _Spy:
-    """Stands for a kernel: records each launch's grid, WIDE and last positional argument
-    (the fused kernels' PID0), runs nothing."""
+    """Stands for a kernel: records each launch's grid, WIDE (the last positional argument)
+    and the one before it (the fused kernels' PID0, the others' NUM_CHUNKS), runs nothing."""
 
     def __init__(self):
         self.launches = []
 
     def __getitem__(self, grid):
-        return lambda *args, **kw: self.launches.append((grid, kw.get("WIDE"), args[-1] if args else None))
+        return lambda *args, **kw: self.launches.append((grid, args[-1], args[-2]))
 
 
 @pytest.mark.parametrize("op", ["sum", "argmax"])
@@ -232,6 +232,44 @@ def test_int64_indices_are_bitwise_the_int32_path(gen, monkeypatch, op, path):
     for a, b in zip(narrow, wide, strict=True):
         a, b = (a, b) if isinstance(a, tuple) else ((a,), (b,))  # layer_norm: (y, mean, rstd)
         assert len(a) == len(b) and all(torch.equal(u, v) for u, v in zip(a, b, strict=True))
+
+
+def test_forcing_wide_is_never_served_by_a_narrow_binding(gen, monkeypatch):
+    """On a GPU, _go reuses a bound launcher per positional signature: WIDE is positional
+    (not in consts), so an int64 call never takes the int32 kernel bound for the same sizes."""
+    mod = load_module("sum", "cuda", root=gen)
+    log = []
+
+    class Compiled:
+        function, packed_metadata = "fn", "meta"
+
+        def run(self, *a):
+            log.append(("bound", a[-4]))  # WIDE, before the constexprs BLOCK, LANES, LOG2_LANES
+
+    class Kernel:
+        params = [type("P", (), {"name": n, "default": None})() for n in ("BLOCK", "LANES", "LOG2_LANES")]
+
+        def __getitem__(self, grid):
+            def launch(*args, **consts):
+                log.append(("triton", args[-1]))
+                return Compiled()
+            return launch
+
+    Kernel.params = [None] * 15 + Kernel.params  # 15 positional arguments, then the constexprs
+    monkeypatch.setattr(mod, "_INTERPRET", False)
+    monkeypatch.setattr(mod, "_raw_stream", lambda device: 7)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(mod, "_k_rows_fused", Kernel())
+    monkeypatch.setattr(mod, "SPLIT_BELOW", 0)
+    mod._BOUND.clear()
+    x, out = _x(2, 50), torch.empty(2, 1)
+    for _ in range(2):  # (the launch itself: the public function refuses CPU tensors on a "GPU")
+        mod._launch(x, (50, 1, 1), out, 2, 50, 1)
+    monkeypatch.setattr(mod, "_needs_int64", lambda *sizes: True)
+    for _ in range(2):
+        mod._launch(x, (50, 1, 1), out, 2, 50, 1)
+    assert log == [("triton", False), ("bound", False), ("triton", True), ("bound", True)]
+    mod._BOUND.clear()
 
 
 def test_more_chunks_than_grid_axis_0_take_the_fused_path(gen, monkeypatch):
