@@ -68,10 +68,9 @@ def main() -> None:
     mean._launch = real
     y = torch.empty(64, 1, device="cuda")
     chunk = int(mean.CERTIFICATE["order"]["chunk"]) if str(mean.CERTIFICATE["order"]["chunk"]).isdigit() else 4096
-    # ..., CHUNK, NUM_CHUNKS, PID0 (the first program of the grid), WIDE (int32 indices)
-    args = (x, x.stride(0), x.stride(1), 0, y, y.stride(0), y.stride(1), 64, 4096, 1, 64, chunk, -(-4096 // chunk),
-            0, False)
-    consts = dict(BLOCK=1, LANES=mean.LANES, LOG2_LANES=mean.LANES.bit_length() - 1, num_warps=4,
+    # ..., CHUNK, NUM_CHUNKS, PID0 (the first program of the grid); WIDE=False: int32 indices
+    args = (x, x.stride(0), x.stride(1), 0, y, y.stride(0), y.stride(1), 64, 4096, 1, 64, chunk, -(-4096 // chunk), 0)
+    consts = dict(WIDE=False, BLOCK=1, LANES=mean.LANES, LOG2_LANES=mean.LANES.bit_length() - 1, num_warps=4,
                   enable_fp_fusion=False)
     k = mean._k_rows_fused
     row("  raw kernel[grid](...)", lambda: k[(64,)](*args, **consts))
