@@ -6,6 +6,7 @@ templates only format. Output is byte-identical for identical inputs.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -13,11 +14,30 @@ from pathlib import Path
 import jinja2
 
 from . import __version__, ir
+from .errors import MissingTemplates
 from .exprs import helpers, inputs_read, locals_read, reductions_read, render, stage_needed
 from .names import usable
 from .plan import Plan
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+def template_root() -> Path:
+    """The folder holding templates/<target>/*.j2.
+
+    The templates live in the repository's top-level templates/ folder, their one copy;
+    pyproject.toml installs that folder as the package `redgen.templates`, so a wheel carries
+    them and `pip install -e .` maps the package onto the folder itself. A checkout put on
+    sys.path without installing (the GPU scripts do that) has no such package: the folder
+    beside redgen/ is the same one.
+    """
+    spec = importlib.util.find_spec("redgen.templates")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    if (checkout / "__init__.py").is_file():
+        return checkout
+    raise MissingTemplates(f"redgen's templates are missing: no package redgen.templates is installed and "
+                           f"{checkout} is not the templates/ folder of a checkout; reinstall redgen "
+                           f"(pip install .) or run it from its repository")
 
 TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16", "i64": "torch.int64",
                 "f8e4m3": "torch.float8_e4m3fn", "f8e5m2": "torch.float8_e5m2"}
@@ -439,7 +459,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
 @cache
 def _env() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+        loader=jinja2.FileSystemLoader(str(template_root())), undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True, autoescape=False,
     )
 

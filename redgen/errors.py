@@ -291,6 +291,12 @@ class BadOpName(RedgenError):
     code = "F504"
 
 
+class MissingTemplates(RedgenError):
+    """redgen's Jinja templates cannot be found: an install without its package data."""
+
+    code = "F505"
+
+
 
 # --- certificates (issue 10): what a proof cannot cover is refused -----------------
 class BatchValue(RedgenError):
