@@ -19,8 +19,6 @@ from .reference import evaluate
 from .tolerances import TOLERANCE, assert_accurate
 
 _DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
-# SPLIT_BELOW values that force a path: 0 -> always fused, huge -> split whenever >1 chunk.
-_PATHS = {"natural": None, "fused": 0, "split": 1 << 62}
 
 
 def _input(shape: list[int], dtypes: list[str], dtype: torch.dtype, n: int, gen: torch.Generator) -> torch.Tensor:
@@ -37,17 +35,14 @@ def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 class _Runner:
-    """Calls the op with one module knob forced: cuda's SPLIT_BELOW (fused/split path) or
-    ascend's CORES (the grid: min(row blocks, CORES) persistent programs)."""
+    """Calls the op with one module knob forced to each value (the target's, from the case:
+    cuda's SPLIT_BELOW, fused/split path; ascend's CORES, min(row blocks, CORES) programs)."""
 
     def __init__(self, module, spec: dict):
         self.module, self.spec = module, spec
         self.fn = getattr(module, spec["op"])
-        if "grids" in spec:  # ascend
-            self.knob = "CORES"
-            self.paths = {"natural": None, **{f"grid{g}": g for g in spec["grids"]}}
-        else:
-            self.knob, self.paths = "SPLIT_BELOW", _PATHS
+        self.knob = spec["knob"]
+        self.paths = {"natural": None, **spec["paths"]}
         self.forced = tuple(p for p in self.paths if p != "natural")
         self.default = getattr(module, self.knob)
         self.calls = 0
@@ -197,10 +192,11 @@ def _where(device: str) -> str:
 
 def main() -> None:
     module, spec = importlib.import_module(sys.argv[1]), json.loads(sys.argv[2])
-    if getattr(module, "CORES", 0) is None:
+    if getattr(module, "CORES", 0) is None and "cores_env" in spec:
         # `cores auto` has no device to ask under the interpreter; its natural grid here is
-        # the A2 budget (every forced grid is compared with it anyway).
-        os.environ.setdefault("REDGEN_ASCEND_CORES", "40")
+        # the target's default budget (every forced grid is compared with it anyway).
+        name, cores = spec["cores_env"]
+        os.environ.setdefault(name, str(cores))
     op = load_op(spec)
     run = _Runner(module, spec)
     failure, compared = check(run, spec, op)

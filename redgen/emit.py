@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import __version__, ir
+from . import __version__, ir, targets
 from .errors import MissingTemplates
 from .exprs import helpers, inputs_read, locals_read, reductions_read, render, stage_needed
 from .names import usable
@@ -73,12 +73,6 @@ IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")',
             "argmax": 'float("-inf")', "argmin": 'float("inf")'}
 
 
-# Every launch of a generated kernel passes these options (a target fact, decided here):
-# enable_fp_fusion=False forbids the GPU compiler to contract a * b + c into an FMA, which
-# it may do differently in different kernel variants (fused vs split path, BLOCK sizes) and
-# so give a row other bits at another batch size. Upstream triton's interpreter drops it;
-# triton-ascend 3.2 accepts it (its NPUOptions has the field) and its interpreter drops it.
-LAUNCH_OPTIONS = {"cuda": "enable_fp_fusion=False", "ascend": "enable_fp_fusion=False"}
 
 @dataclass(frozen=True)
 class ValueCtx:
@@ -198,7 +192,7 @@ class ModuleCtx:
     run_params: str = ""
     run_call: str = ""
     renamed: str = ""  # "spec name -> argument" for names the launcher could not keep
-    launch_options: str = ""  # keyword arguments of every kernel launch (LAUNCH_OPTIONS)
+    launch_options: str = ""  # keyword arguments of every kernel launch (Target.launch_options)
     # language extensions (issue 14)
     helpers: tuple[str, ...] = ()  # element-wise helpers to define (functions, fp8 rounding)
     int_inputs: tuple[str, ...] = ()  # integer inputs: loaded as they are, never as float32
@@ -448,7 +442,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         arg_slots=max((sum(rc.arg for rc in st.reductions) and len(st.reductions) for st in stages), default=0),
         index_op=index_op, empty_raises=_empty_raises(op),
         signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,
-        launch_options=LAUNCH_OPTIONS[plan.target],
+        launch_options=targets.get(plan.target).launch_options,
         helpers=helpers([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])
         + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
@@ -471,4 +465,4 @@ def emit(plan: Plan, certificate) -> str:
 
         return emit_attention(plan, certificate)
     ctx = context(plan, certificate)
-    return _env().get_template(f"{plan.target}/module.py.j2").render(m=ctx)
+    return _env().get_template(f"{targets.get(plan.target).templates}/module.py.j2").render(m=ctx)
