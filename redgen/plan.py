@@ -254,13 +254,13 @@ def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
         narrow = min(DTYPE_BYTES[d] for i in op.inputs if not i.integer for d in i.dtypes)
         if lanes * narrow % t.ub_align:
             raise TargetLimit(
-                f"ascend: the reduce tile {op.reduce_axis} = {lanes} is {lanes * narrow} bytes of the narrowest "
+                f"{t.name}: the reduce tile {op.reduce_axis} = {lanes} is {lanes * narrow} bytes of the narrowest "
                 f"input dtype; the tail of a tile must be a multiple of {t.ub_align} bytes "
                 f"(use tile {op.reduce_axis} >= {t.ub_align // narrow})", tile_loc, op.source)
         ub = ub_usage(op, lanes, 1, t)
         if not ub.fits:
             raise TargetLimit(
-                f"ascend: the reduce tile {op.reduce_axis} = {lanes} needs {ub.live} bytes of Unified Buffer "
+                f"{t.name}: the reduce tile {op.reduce_axis} = {lanes} needs {ub.live} bytes of Unified Buffer "
                 f"per program ({lanes} lanes x {ub.bytes_per_elem} bytes: {ub.breakdown}; {ub.worst_dtype} "
                 f"inputs), but only {ub.budget} bytes are available ({t.ub_bytes // 1024} KB UB per core, half "
                 f"for double buffering); use tile {op.reduce_axis} <= "
@@ -273,7 +273,7 @@ def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
     cores = s.cores if s.loc("cores") is not None else t.default_cores
     if cores is not None and cores > t.max_cores:
         raise TargetLimit(
-            f"ascend: cores {cores} exceeds the {t.max_cores} vector cores of the largest Atlas A2; "
+            f"{t.name}: cores {cores} exceeds the {t.max_cores} vector cores of the largest Atlas A2; "
             f"a grid larger than the physical cores only queues programs (use cores <= {t.max_cores} "
             f"or cores auto)", s.loc("cores"), op.source)
     m = sym.Sym(op.before) if op.before else sym.const(1)
