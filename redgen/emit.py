@@ -83,6 +83,7 @@ class ValueCtx:
     expr: str
     spec: str = ""
     pub: str = ""
+    line: int = 0  # the spec line of the expression: the kernel line's `# spec:LINE` comment
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class ReductionCtx:
     identity: str
     expr: dict[str, str]  # kernel shape -> element expression
     arg: bool = False  # argmax/argmin: (value, index) accumulators, the index is the result
+    line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,7 @@ class OutputCtx:
     mapped: bool = False  # over the reduce axis: computed per element after every reduction
     elem: dict[str, str] | None = None  # mapped: kernel shape -> element expression
     spec: str = ""  # the spec's name (OUTPUTS keys, docstrings)
+    line: int = 0  # the spec line of its assignment (`# spec:LINE`)
 
 
 @dataclass(frozen=True)
@@ -297,7 +300,8 @@ def _row_locals(op: ir.Op, exprs: list[ir.E], available: int, names: Names) -> t
         if v.per_element:
             continue
         assert stage_needed(v.expr, op) <= available, (v.name, available)
-        out.append(ValueCtx(names("local", v.name), render(v.expr, _namer(op, None, names)), v.name))
+        out.append(ValueCtx(names("local", v.name), render(v.expr, _namer(op, None, names)), v.name,
+                            line=v.loc.line))
     return tuple(out)
 
 
@@ -330,7 +334,8 @@ def _neutral(op: ir.Op, name: str) -> str:
 
 
 def _elem_locals(op: ir.Op, vs: list[ir.Local], shapes: list[str], names: Names) -> dict[str, tuple[ValueCtx, ...]]:
-    return {sh: tuple(ValueCtx(names("local", v.name), render(v.expr, _namer(op, sh, names)), v.name) for v in vs)
+    return {sh: tuple(ValueCtx(names("local", v.name), render(v.expr, _namer(op, sh, names)), v.name,
+                               line=v.loc.line) for v in vs)
             for sh in shapes}
 
 
@@ -361,9 +366,10 @@ def _output(op: ir.Op, o: ir.Output, shapes: list[str], names: Names) -> OutputC
     wrap = (lambda s: f"_rg_{o.dtype}({s})") if o.dtype in ir.FP8_DTYPES else (lambda s: s)
     if o.mapped:
         return OutputCtx(own, o.like, dtype, "", mapped=True,
-                         elem={sh: wrap(render(o.expr, _namer(op, sh, names))) for sh in shapes}, spec=o.name)
+                         elem={sh: wrap(render(o.expr, _namer(op, sh, names))) for sh in shapes}, spec=o.name,
+                         line=o.loc.line)
     return OutputCtx(own, o.like, dtype, wrap(render(o.expr, _namer(op, None, names))),
-                     index=_is_index(op, o.expr), spec=o.name)
+                     index=_is_index(op, o.expr), spec=o.name, line=o.loc.line)
 
 
 def context(plan: Plan, certificate) -> ModuleCtx:
@@ -377,7 +383,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             if r.stage == s:
                 reductions.append(ReductionCtx(
                     names("reduce", r.name), i, slot, r.combiner, IDENTITY[r.combiner],
-                    {sh: render(r.expr, _namer(op, sh, names)) for sh in shapes}, r.combiner in ir.ARG_COMBINERS))
+                    {sh: render(r.expr, _namer(op, sh, names)) for sh in shapes}, r.combiner in ir.ARG_COMBINERS,
+                    r.loc.line))
                 slot += 1
     stages = []
     for s in range(op.stages):

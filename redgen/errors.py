@@ -297,6 +297,13 @@ class MissingTemplates(RedgenError):
     code = "F505"
 
 
+class FormatFailed(RedgenError):
+    """The pinned ruff that formats generated modules is missing, another version, or refused
+    the emitted text."""
+
+    code = "F506"
+
+
 
 # --- certificates (issue 10): what a proof cannot cover is refused -----------------
 class BatchValue(RedgenError):
