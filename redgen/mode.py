@@ -41,6 +41,7 @@ from typing import Any
 
 import torch
 
+from . import targets
 from .errors import NotCovered, UnknownKernel
 from .loader import load
 
@@ -393,14 +394,13 @@ def _interpret() -> bool:
 def _device_keys(target: str | None) -> list[tuple[str, str]]:
     """(dispatch key, target) pairs to override on this machine."""
     keys: list[tuple[str, str]] = []
-    if torch.cuda.is_available():
-        keys.append(("CUDA", target or "cuda"))
-    npu = getattr(torch, "npu", None)
-    if npu is not None and getattr(npu, "is_available", lambda: False)():
-        keys.append(("PrivateUse1", target or "ascend"))
+    for t in targets.TARGETS.values():
+        dev = getattr(torch, t.device_type, None)  # torch.npu exists once torch_npu is imported
+        if dev is not None and getattr(dev, "is_available", lambda: False)():
+            keys.append((t.dispatch_key, target or t.name))
     if _interpret():
         # The interpreter runs the kernels on CPU tensors: CI can test the routing.
-        keys.append(("CPU", target or "cuda"))
+        keys.append(("CPU", target or targets.for_device("cpu").name))
     return keys
 
 

@@ -21,7 +21,7 @@ from generated.cuda import addmm as addmm_mod
 from generated.cuda import bmm as bmm_mod
 from generated.cuda import linear as linear_mod
 from generated.cuda import matmul as mm_mod
-from redgen import contraction, errors, ir
+from redgen import contraction, errors, ir, targets
 from redgen import mode as rmode
 from redgen.parse import parse
 from redgen.pipeline import build_spec, check_spec, plan_spec
@@ -119,13 +119,13 @@ def test_ascend_module_same_bits_as_cuda_and_grid_capped():
     # whatever its core budget (grid = min(tiles, CORES) persistent programs).
     a, b = rand(150, 130), rand(130, 140, seed=1)
     ref = mm_mod.matmul(a, b)
-    assert ascend_mm.CORES == contraction.ASCEND_AI_CORES == 20
+    assert ascend_mm.CORES == targets.ASCEND.cube_cores == 20
     for cores in (1, 3, 20):
         ascend_mm.CORES = cores
         try:
             assert torch.equal(ascend_mm.matmul(a, b), ref), cores
         finally:
-            ascend_mm.CORES = contraction.ASCEND_AI_CORES
+            ascend_mm.CORES = targets.ASCEND.cube_cores
 
 
 # --- language, checker, prover ------------------------------------------------------------
