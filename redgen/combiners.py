@@ -72,6 +72,13 @@ class Combiner:
     # one tensor per result. `v` is the element values.
     reference: Callable[[Any], tuple[Any, ...]]  # torch tensors (torch imported only when used)
     extreme: str = ""  # an index combiner: the value whose index it gives ("maximum"), for docstrings
+    # The lane tree `_tree_<name>(v0, .., ROWS, LANES, LOG2_LANES)`: empty, the pairwise tree of
+    # `body` (level i combines lanes (2j, 2j+1)); else these body lines, which may call the
+    # trees of the combiners named in `tree_uses` (emitted with it). The lane tree runs once
+    # per chunk on a tile Triton replicates in every thread, so an expensive combine there
+    # costs LANES combines per thread: softmax_stats rescales instead.
+    tree: tuple[str, ...] = ()
+    tree_uses: tuple[str, ...] = ()
 
     @property
     def arity(self) -> int:
@@ -144,10 +151,19 @@ SOFTMAX_STATS = Combiner(
     kind="scaled_pair",
     rule=("(max, scaled sum) pairs: m = max(m1, m2) with NaN propagating, s = s1 * e1 + s2 * e2 with "
           "ei = exp(mi - m), or exactly 0 when mi is -inf; the products and the sum are rounded in "
-          "that written order (no FMA), so the result is fixed by the order of combines alone"),
+          "that written order (no FMA). Lane j folds its elements in order with this combine; the "
+          "lanes meet as: M = the max of the lane maxima (pairwise tree), each lane's sum rescaled to "
+          "M (s_j * exp(m_j - M), 0 for a -inf lane), those summed in the pairwise tree; chunk partials "
+          "combine left to right with this combine. Every step is fixed by LANES and the chunk length"),
     # the s accumulator, its lift tile, the new max and the two rescale factors
     ub_extra=16,
     reference=_softmax_stats_ref,
+    # Rescale every lane to the max over the lanes (exact in any order), then one pairwise sum
+    # tree: one exp per lane instead of two per tree node in every thread.
+    tree=("m = _tree_max(v0, ROWS, LANES, LOG2_LANES)",
+          "t = tl.where(v0 == float(\"-inf\"), 0.0, v1 * tl.exp(v0 - tl.reshape(m, [ROWS, 1])))",
+          "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES)"),
+    tree_uses=("max", "sum"),
 )
 
 COMBINERS: dict[str, Combiner] = {c.name: c for c in (

@@ -109,6 +109,7 @@ class CombinerCtx:
     values: str  # "v0, v1": the tree's state
     splits: tuple[tuple[str, str, str], ...]  # (a_j, b_j, v_j) per component
     rows_out: str  # what the cuda tree returns: each component reshaped to [ROWS]
+    tree: tuple[str, ...] = ()  # the combiner's own lane-tree body (combiners.Combiner.tree); () the pairwise one
 
 
 @dataclass(frozen=True)
@@ -425,8 +426,20 @@ def _combiner(c: combiners.Combiner) -> CombinerCtx:
     return CombinerCtx(
         name=c.name, params=", ".join([f"a{j}" for j in k] + [f"b{j}" for j in k]), doc=c.doc, body=c.body,
         values=", ".join(f"v{j}" for j in k), splits=tuple((f"a{j}", f"b{j}", f"v{j}") for j in k),
-        rows_out=", ".join(f"tl.reshape(v{j}, [ROWS])" for j in k),
+        rows_out=", ".join(f"tl.reshape(v{j}, [ROWS])" for j in k), tree=c.tree,
     )
+
+
+def _used_combiners(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The combiners a module defines: those its reductions use and those their lane trees call."""
+    out: set[str] = set()
+    todo = list(names)
+    while todo:
+        c = todo.pop()
+        if c not in out:
+            out.add(c)
+            todo.extend(combiners.get(c).tree_uses)
+    return tuple(sorted(out))
 
 
 def context(plan: Plan, certificate) -> ModuleCtx:
@@ -480,7 +493,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         stages=tuple(stages),
         kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(sizes), kn.num_warps)
                       for kn in plan.kernels),
-        combiners=tuple(_combiner(combiners.get(c)) for c in sorted(set(order.combiners))),
+        combiners=tuple(_combiner(combiners.get(c)) for c in _used_combiners(order.combiners)),
         lanes=lanes, log2_lanes=lanes.bit_length() - 1,
         chunk=order.chunk.py(sizes), num_chunks=order.num_chunks.py(sizes),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
