@@ -172,3 +172,12 @@ def test_build_is_verified_for_both_targets():
     for target in ("cuda", "ascend"):
         built = build_spec(SPECS / "logsumexp.red", target, empirical=False)
         assert "softmax_stats" in built.certificate.order["combiners"]
+
+
+def test_a_later_stage_reads_both_statistics():
+    """A second stage reading m and s (the split path stores and reloads both totals): the
+    build's empirical run checks the float64 meaning and bitwise equality across batch sizes,
+    positions and both cuda paths."""
+    built = build_spec(ROOT / "tests" / "specs" / "examples" / "softmax_entropy.red", "cuda")
+    assert built.op.stages == 2
+    assert built.certificate.empirical["status"] == "passed", built.certificate.empirical
