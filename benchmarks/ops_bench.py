@@ -84,6 +84,49 @@ def _ops() -> dict[str, OpRef]:
     )}
 
 
+def _peers(names: list[str]) -> dict[str, dict[str, Callable]]:
+    """Other implementations of the same ops, by peer: {peer: {op: (x, w, b) -> tensor}}.
+
+    liger: Liger-Kernel's forward functions (its wheel travels to the GPU machine, see
+    docs/benchmarks.md); compile: torch.compile of torch's own op (one compiled function per
+    op and point, dynamic=False, so each point gets its own specialised kernel).
+    """
+    import torch
+
+    peers: dict[str, dict[str, Callable]] = {}
+    refs = _ops()
+    if "liger" in names:
+        try:
+            from liger_kernel.ops.layer_norm import LigerLayerNormFunction
+            from liger_kernel.ops.rms_norm import LigerRMSNormFunction
+            from liger_kernel.ops.softmax import LigerSoftmaxFunction
+        except ImportError as e:
+            print(f"liger: not importable ({e}); its columns stay empty", flush=True)
+        else:
+            peers["liger"] = {
+                "rms_norm": lambda x, w, b: LigerRMSNormFunction.apply(x, w, EPS, 0.0, "llama", False),
+                "layer_norm": lambda x, w, b: LigerLayerNormFunction.apply(x, w, b, EPS),
+                "softmax": lambda x, w, b: LigerSoftmaxFunction.apply(x),
+            }
+    if "compile" in names:
+        peers["compile"] = {op: (lambda ref=ref: torch.compile(ref.torch, dynamic=False)) for op, ref in refs.items()}
+    return peers
+
+
+def run_peer(name: str, fn: Callable, ref: OpRef, x, w, b, timing: bool) -> dict:
+    """A peer at one point: bitwise invariance (row 0 alone vs in the batch) and its times."""
+    import torch
+    from gpu_run import graph_ms, median_ms
+
+    y = _first(fn(x, w, b))
+    alone = _first(fn(x[:1].clone(), w, b))
+    row = {f"{name}_invariant": "pass" if torch.equal(alone[:1], y[:1]) else "FAIL"}
+    if timing:
+        row[f"graph_{name}_ms"] = graph_ms(lambda: fn(x, w, b))
+        row[f"{name}_ms"] = median_ms(lambda: fn(x, w, b))
+    return row
+
+
 def discover() -> list[str]:
     return sorted(p.stem for p in (ROOT / "generated" / "cuda").glob("*.py") if not p.name.startswith("_"))
 
@@ -96,9 +139,10 @@ def points(op: str, smoke: bool) -> list[tuple[str, int, int]]:
     return [(dt, m, n) for dt in DTYPES for n in hidden for m in rows]
 
 
-def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: bool) -> dict:
+def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: bool,
+              peers: dict[str, dict[str, Callable]] | None = None) -> dict:
     import torch
-    from gpu_run import DT, graph_ms, median_ms
+    from gpu_run import DT, cpu_us, graph_ms, median_ms
     from tolerances import assert_accurate
 
     g = torch.Generator(device=device).manual_seed(m * 7919 + n)
@@ -120,8 +164,16 @@ def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: b
     row["accurate"] = "pass" if ok else "FAIL"
     alone = ref.redgen(fn, x[:1], None if w is None else w, None if b is None else b)
     row["invariant"] = "pass" if torch.equal(alone[:1], y[:1]) else "FAIL"
+    torch_alone = ref.torch(x[:1].clone(), w, b)
+    row["torch_invariant"] = "pass" if torch.equal(torch_alone[:1], ref.torch(x, w, b)[:1]) else "FAIL"
+    for peer, fns in (peers or {}).items():
+        if ref.name in fns:
+            made = fns[ref.name]
+            row.update(run_peer(peer, made() if peer == "compile" else made, ref, x, w, b, timing))
     if not timing:
         return row
+    row["host_us_redgen"] = cpu_us(lambda: ref.redgen(fn, x, w, b))
+    row["host_us_torch"] = cpu_us(lambda: ref.torch(x, w, b))
     ours = median_ms(lambda: ref.redgen(fn, x, w, b))
     theirs = median_ms(lambda: ref.torch(x, w, b))
     ours_g = graph_ms(lambda: ref.redgen(fn, x, w, b))
@@ -130,6 +182,9 @@ def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: b
     row.update(redgen_ms=ours, torch_ms=theirs, ratio=theirs / ours, graph_redgen_ms=ours_g,
                graph_torch_ms=theirs_g, graph_ratio=theirs_g / ours_g,
                redgen_GBps=nbytes / (ours_g * 1e-3) / 1e9, torch_GBps=nbytes / (theirs_g * 1e-3) / 1e9)
+    best = [row[f"graph_{p}_ms"] for p in (peers or {}) if f"graph_{p}_ms" in row]
+    if best:  # the best peer at this point (> 1: redgen faster than every peer)
+        row["best_peer_ratio"] = min(best) / ours_g
     return row
 
 
@@ -152,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="directory for results.json and results.md")
     ap.add_argument("--smoke", action="store_true", help="tiny shapes, no timing (CPU under TRITON_INTERPRET=1)")
     ap.add_argument("--budget-s", type=float, default=450.0, help="skip the remaining points past this many seconds")
+    ap.add_argument("--peers", default="", help="comma-separated peers to run beside torch: liger, compile")
+    ap.add_argument("--rows", help="comma-separated row counts (default: 1,32,256,4096,16384)")
     args = ap.parse_args(argv)
     t0 = time.time()
 
@@ -165,6 +222,11 @@ def main(argv: list[str] | None = None) -> int:
     device = "cuda" if cuda else "cpu"
     timing = not args.smoke
     from gpu_run import copy_bandwidth, load
+
+    global ROWS
+    if args.rows:
+        ROWS = tuple(int(r) for r in args.rows.split(","))
+    peers = _peers([p for p in args.peers.split(",") if p])
 
     refs = _ops()
     generated = discover()
@@ -191,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                 skipped.append(f"{op} {dtype} {m}x{n}")
                 continue
             try:
-                row = run_point(refs[op], fn, dtype, m, n, device, timing)
+                row = run_point(refs[op], fn, dtype, m, n, device, timing, peers)
             except torch.OutOfMemoryError:
                 skipped.append(f"{op} {dtype} {m}x{n} (out of memory)")
                 if cuda:
@@ -201,23 +263,30 @@ def main(argv: list[str] | None = None) -> int:
             print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()), flush=True)
     if skipped:
         notes.append(f"skipped (time budget {args.budget_s:.0f} s or memory): {', '.join(skipped)}")
-    cols = ["op", "dtype", "rows", "hidden", "accurate", "invariant"]
+    cols = ["op", "dtype", "rows", "hidden", "accurate", "invariant", "torch_invariant"]
+    cols += [f"{p}_invariant" for p in peers]
     if timing:
-        cols += ["graph_redgen_ms", "graph_torch_ms", "graph_ratio", "redgen_ms", "torch_ms", "ratio",
-                 "redgen_GBps", "torch_GBps"]
+        cols += ["graph_redgen_ms", "graph_torch_ms", *[f"graph_{p}_ms" for p in peers], "graph_ratio",
+                 "redgen_ms", "torch_ms", *[f"{p}_ms" for p in peers], "ratio", "best_peer_ratio", "redgen_GBps",
+                 "torch_GBps", "host_us_redgen", "host_us_torch"]
     text = f"## ops_bench ({head['device']}, {head['mode']})\n\n"
     if timing:
         gr = [r["graph_ratio"] for r in rows]
         er = [r["ratio"] for r in rows]
         worst = min(rows, key=lambda r: r["graph_ratio"]) if rows else None
+        bp = [r["best_peer_ratio"] for r in rows if "best_peer_ratio" in r]
         summary = {"geomean_graph_ratio": geomean(gr), "geomean_eager_ratio": geomean(er),
+                   "geomean_best_peer_ratio": geomean(bp), "points_vs_peer": len(bp),
+                   "slower_than_torch": sum(v < 1 for v in gr),
                    "worst_graph_ratio": worst["graph_ratio"] if worst else None,
                    "worst_point": f"{worst['op']} {worst['dtype']} {worst['rows']}x{worst['hidden']}" if worst else None}
         head.update(summary)
         text += (f"ratio = torch / redgen (> 1: redgen faster); graph_*: GPU time from CUDA graphs; "
                  f"GB/s = (inputs + output bytes) / graph time; device copy bandwidth {head['copy_GBps']:.0f} GB/s.\n\n"
                  f"geomean graph ratio {summary['geomean_graph_ratio']:.3f}, eager {summary['geomean_eager_ratio']:.3f}; "
-                 f"worst graph ratio {summary['worst_graph_ratio'] or float('nan'):.3f} ({summary['worst_point']})\n\n")
+                 f"worst graph ratio {summary['worst_graph_ratio'] or float('nan'):.3f} ({summary['worst_point']}); "
+                 f"{summary['slower_than_torch']} of {len(gr)} points slower than torch on GPU time; against the best "
+                 f"peer (best_peer_ratio, {len(bp)} points) geomean {summary['geomean_best_peer_ratio']:.3f}\n\n")
     failures = [r for r in rows if r["accurate"] != "pass" or r["invariant"] != "pass"]
     text += md_table(rows, cols) + "\n"
     text += f"\n{len(rows)} points, {len(failures)} with a failure.\n"

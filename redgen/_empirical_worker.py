@@ -19,8 +19,13 @@ from .reference import evaluate
 from .tolerances import TOLERANCE, assert_accurate
 
 _DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
-# SPLIT_BELOW values that force a path: 0 -> always fused, huge -> split whenever >1 chunk.
-_PATHS = {"natural": None, "fused": 0, "split": 1 << 62}
+
+
+def _always(*sizes) -> bool:
+    """Stands in for a module's _needs_int64 on the "wide-" paths: int64 index arithmetic
+    (WIDE, which a cuda launcher takes only at sizes near 2**31) forced on at small sizes,
+    where it must give the int32 kernels' bits."""
+    return True
 
 
 def _input(shape: list[int], dtypes: list[str], dtype: torch.dtype, n: int, gen: torch.Generator) -> torch.Tensor:
@@ -37,17 +42,16 @@ def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 class _Runner:
-    """Calls the op with one module knob forced: cuda's SPLIT_BELOW (fused/split path) or
-    ascend's CORES (the grid: min(row blocks, CORES) persistent programs)."""
+    """Calls the op with one module knob forced to each value (the target's, from the case:
+    cuda's SPLIT_BELOW, fused/split path; ascend's CORES, min(row blocks, CORES) programs)."""
 
     def __init__(self, module, spec: dict):
         self.module, self.spec = module, spec
         self.fn = getattr(module, spec["op"])
-        if "grids" in spec:  # ascend
-            self.knob = "CORES"
-            self.paths = {"natural": None, **{f"grid{g}": g for g in spec["grids"]}}
-        else:
-            self.knob, self.paths = "SPLIT_BELOW", _PATHS
+        self.knob = spec["knob"]
+        self.paths = {"natural": None, **spec["paths"]}
+        if hasattr(module, "_needs_int64"):  # each forced path again with int64 indices
+            self.paths.update({f"wide-{p}": v for p, v in spec["paths"].items()})
         self.forced = tuple(p for p in self.paths if p != "natural")
         self.default = getattr(module, self.knob)
         self.calls = 0
@@ -59,10 +63,15 @@ class _Runner:
     def __call__(self, xs, path="natural"):
         forced = self.paths[path]
         setattr(self.module, self.knob, self.default if forced is None else forced)
+        wide = path.startswith("wide-")
+        if wide:
+            needs_int64, self.module._needs_int64 = self.module._needs_int64, _always
         try:
             y = self.fn(*(x.to(self.device) for x in xs), dim=self.spec["inputs"][0]["axes"].index(self.spec["reduce"]))
         finally:
             setattr(self.module, self.knob, self.default)
+            if wide:
+                self.module._needs_int64 = needs_int64
         self.calls += 1
         return tuple(t.cpu() for t in (y if isinstance(y, tuple) else (y,)))
 
@@ -154,7 +163,8 @@ def check(run: _Runner, spec: dict, op) -> tuple[str | None, int]:
                     for b in sizes[:-1] if first else (1, 3):
                         paths = ["natural"]
                         if first and n == main and b in (1, 7):
-                            paths += list(run.forced)
+                            # (the int64 paths at one batch of several rows: they change no order)
+                            paths += [p for p in run.forced if b == 7 or not p.startswith("wide-")]
                         for path in paths:
                             got = run(case.sliced(spec["before"], slice(0, b)), path)
                             compared += 1
@@ -197,10 +207,11 @@ def _where(device: str) -> str:
 
 def main() -> None:
     module, spec = importlib.import_module(sys.argv[1]), json.loads(sys.argv[2])
-    if getattr(module, "CORES", 0) is None:
+    if getattr(module, "CORES", 0) is None and "cores_env" in spec:
         # `cores auto` has no device to ask under the interpreter; its natural grid here is
-        # the A2 budget (every forced grid is compared with it anyway).
-        os.environ.setdefault("REDGEN_ASCEND_CORES", "40")
+        # the target's default budget (every forced grid is compared with it anyway).
+        name, cores = spec["cores_env"]
+        os.environ.setdefault(name, str(cores))
     op = load_op(spec)
     run = _Runner(module, spec)
     failure, compared = check(run, spec, op)

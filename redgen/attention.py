@@ -32,7 +32,7 @@ import hashlib
 from dataclasses import dataclass
 
 from . import errors as err
-from . import ir, sym
+from . import ir, sym, targets
 from . import syntax as S
 from .errors import Loc, did_you_mean
 from .plan import Kernel
@@ -49,8 +49,6 @@ NO_SPLIT = 1 << 30  # the chunk of a spec without `split`: one chunk per row
 # the split and fused paths give the same bits, see attention_verify).
 SPLIT_BELOW = 264
 # ascend: tl.dot runs on the cube (AI) cores; the persistent grid is capped by their count.
-ASCEND_DEFAULT_CUBE_CORES = 20  # Atlas A2 910B4
-ASCEND_MAX_CUBE_CORES = 24  # the most AI cores of any Atlas A2 part
 BATCH = "batch"  # the number of sequences, a name schedule expressions may read (to be refused)
 
 
@@ -506,11 +504,12 @@ def plan(op: AttentionOp, target: str) -> AttentionPlan:
                           programs, warps))
         return AttentionPlan(op, target, order, kernels, SPLIT_BELOW, NUM_STAGES)
     if target == "ascend":
-        cores = op.schedule.cores or ASCEND_DEFAULT_CUBE_CORES
-        if cores > ASCEND_MAX_CUBE_CORES:
+        t = targets.ASCEND
+        cores = op.schedule.cores or t.cube_cores
+        if cores > t.max_cube_cores:
             raise err.TargetLimit(
-                f"ascend: cores {cores} exceeds the {ASCEND_MAX_CUBE_CORES} AI (cube) cores of the largest Atlas "
-                f"A2, where attention's tl.dot runs (use cores <= {ASCEND_MAX_CUBE_CORES})",
+                f"ascend: cores {cores} exceeds the {t.max_cube_cores} AI (cube) cores of the largest Atlas "
+                f"A2, where attention's tl.dot runs (use cores <= {t.max_cube_cores})",
                 op.schedule.loc("cores"), op.source)
         kernels = (Kernel("persistent", "min(tiles, cores) programs loop over the tiles", 0,
                           sym.smin(programs, sym.Sym("cores")), warps),)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import __version__
+from . import __version__, targets
 from .attention import AttentionPlan
 from .emit import TORCH_DTYPES, _env
 
@@ -46,4 +46,4 @@ def context(plan: AttentionPlan, certificate) -> AttentionCtx:
 
 
 def emit(plan: AttentionPlan, certificate) -> str:
-    return _env().get_template(f"{plan.target}/attention.py.j2").render(m=context(plan, certificate))
+    return _env().get_template(f"{targets.get(plan.target).templates}/attention.py.j2").render(m=context(plan, certificate))

@@ -37,7 +37,8 @@ class _Checker:
         self.local_depth: dict[str, int] = {}  # local name -> length of the chain of locals it ends
         self.tiles: dict[str, sym.SExpr] = {}
         self.split: ir.Split | None = None
-        self.cores: int | None = 40
+        # None until a `cores` line: the budget is the target's (planner), never a default here.
+        self.cores: int | None = None
         self.warps: int | None = None
         self.innermost: str | None = None
         self.locs: dict[str, Loc] = {}

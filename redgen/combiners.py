@@ -26,7 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-INT32_MAX = "2147483647"
+# The identity of an index component: the emitter writes the target's largest index there
+# (cuda: int64 where the launcher chose WIDE, else int32; ascend: int32).
+INDEX_MAX = "INDEX_MAX"
 NEG_INF = 'float("-inf")'
 POS_INF = 'float("inf")'
 
@@ -36,14 +38,14 @@ class Component:
     """One component of a combiner's state.
 
     suffix: names the generated variables (`r_0_<suffix>acc`, `_part`, `_tot`);
-    dtype: "f32" or "i32"; identity: the Triton literal every accumulator starts from
+    dtype: "f32" or "index"; identity: the Triton literal every accumulator starts from
     (and a masked element becomes); lift: how one element becomes this component, with
     `{v}` the element's value and `{n}` its position along the reduce axis.
     """
 
     suffix: str
-    dtype: str
-    identity: str
+    dtype: str  # "f32", or "index": a position along the reduce axis, in the target's index type
+    identity: str  # for an index component INDEX_MAX: the target's largest index (above every position)
     lift: str
 
 
@@ -111,7 +113,7 @@ def _arg(name: str) -> Combiner:
     word = "maximum" if larger else "minimum"
     return Combiner(
         name=name,
-        state=(Component("", "f32", NEG_INF if larger else POS_INF, "{v}"), Component("i", "i32", INT32_MAX, "{n}")),
+        state=(Component("", "f32", NEG_INF if larger else POS_INF, "{v}"), Component("i", "index", INDEX_MAX, "{n}")),
         results=(1,), index=True, empty_raises=True,
         body=("a_nan = a0 != a0",
               "b_nan = b0 != b0",
@@ -128,7 +130,7 @@ def _arg(name: str) -> Combiner:
               f"index; lane j sees increasing indices, so a strict comparison keeps the first; the pair order "
               f"is total, so every combine order gives the first index of the {word}"
               + (", as torch.argmax" if larger else " (or of the first NaN), as torch.argmin")),
-        # the int32 index accumulator and the masked index tile
+        # the index accumulator and the masked index tile (int32 on ascend)
         ub_extra=8,
         reference=(lambda v: (v.argmax(dim=1, keepdim=True),)) if larger
         else (lambda v: (v.argmin(dim=1, keepdim=True),)),

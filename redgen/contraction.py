@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import __version__, ir, sym
+from . import __version__, ir, sym, targets
 from .errors import BadSplit, BadTile, NotInvariant, TargetLimit
 from .sym import SExpr
 from .verify import BOUND, Certificate, _refute, spec_path, text
@@ -137,8 +137,6 @@ _CUDA_F32 = (
     Regime(None, 128, 128, 8, 8, 3),
 )
 CUDA_REGIMES = {"bf16": _CUDA_HALF, "f16": _CUDA_HALF, "f32": _CUDA_F32}
-ASCEND_AI_CORES = 20  # cube (AI) cores of an Atlas A2 910B3/910B4 (40 vector cores)
-ASCEND_MAX_AI_CORES = 24  # 910B1/910B2
 _ASCEND_ONE = (Regime(None, 128, 128, 8, 4, 1),)
 ASCEND_REGIMES = {"bf16": _ASCEND_ONE, "f16": _ASCEND_ONE, "f32": _ASCEND_ONE}
 INTERPRET_PROGRAMS = 4
@@ -195,12 +193,13 @@ def plan_contraction(op: ir.Contraction, target: str) -> ContractionPlan:
     else:
         regimes = _regimes(op, ASCEND_REGIMES)
         explicit = s.loc("cores") is not None
-        cores = s.cores if explicit else ASCEND_AI_CORES
-        if cores is not None and cores > ASCEND_MAX_AI_CORES:
+        t = targets.ASCEND  # the cube (AI) cores, where tl.dot runs
+        cores = s.cores if explicit else t.cube_cores
+        if cores is not None and cores > t.max_cube_cores:
             raise TargetLimit(
-                f"ascend: cores {cores} exceeds the {ASCEND_MAX_AI_CORES} AI (cube) cores of the largest Atlas "
+                f"ascend: cores {cores} exceeds the {t.max_cube_cores} AI (cube) cores of the largest Atlas "
                 f"A2; a contraction's tl.dot runs on the cube cores, and a larger grid only queues programs "
-                f"(use cores <= {ASCEND_MAX_AI_CORES} or cores auto)", s.loc("cores"), op.source)
+                f"(use cores <= {t.max_cube_cores} or cores auto)", s.loc("cores"), op.source)
     return ContractionPlan(op=op, target=target, order=_order(op, regimes, target), regimes=regimes,
                            cores=cores, interpret_programs=INTERPRET_PROGRAMS)
 
@@ -299,7 +298,7 @@ def prove_contraction(plan: ContractionPlan) -> Certificate:
     ) + (
         f"regimes (BLOCK_M x BLOCK_N by {op.m}; {regimes}); parameters not measured free are the same in "
         f"every regime: {', '.join(f'{k}={v}' for k, v in o.fixed) or 'none'}",
-        "the persistent grid (min(tiles, " + ("AI cores" if plan.target == "ascend" else "SMs")
+        "the persistent grid (min(tiles, " + targets.get(plan.target).dot_units
         + ") programs looping over tiles): it picks which program computes a tile, never a tile's K loop",
         "masked rows/columns beyond M and N: rows and columns of a tl.dot are computed independently",
         "every launch passes enable_fp_fusion=False (the epilogue's a*b+c is never contracted to an FMA)",

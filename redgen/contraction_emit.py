@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import __version__, ir
+from . import __version__, ir, targets
 from .contraction import ContractionPlan
 from .emit import TORCH_DTYPES, _env
 from .exprs import render
@@ -123,10 +123,8 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
     out_dtype = "x0.dtype" if o.like else TORCH_DTYPES[o.dtype]
     dts = [TORCH_DTYPES[d] for d in op.dtypes]
     split = plan.order.split_kind == "fixed_size"
-    if plan.target == "cuda":
-        launch = "num_warps=warps, num_stages=stages, enable_fp_fusion=False,"
-    else:
-        launch = "enable_fp_fusion=False,"
+    t = targets.get(plan.target)
+    launch = ("num_warps=warps, num_stages=stages, " if t.launch_warps else "") + t.launch_options + ","
     return ContractionCtx(
         op=op.name, spec_path=op.path, spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
@@ -152,4 +150,4 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
 
 def emit_contraction(plan: ContractionPlan, certificate) -> str:
     """Source of the generated module for a contraction plan."""
-    return _env().get_template(f"{plan.target}/contraction.py.j2").render(m=context(plan, certificate))
+    return _env().get_template(f"{targets.get(plan.target).templates}/contraction.py.j2").render(m=context(plan, certificate))

@@ -6,18 +6,38 @@ templates only format. Output is byte-identical for identical inputs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib.util
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
-from . import __version__, combiners, ir
+from . import __version__, combiners, ir, targets
+from .errors import MissingTemplates
 from .exprs import helpers, inputs_read, locals_read, reductions_read, render, stage_needed
 from .names import usable
 from .plan import Plan
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+def template_root() -> Path:
+    """The folder holding templates/<target>/*.j2.
+
+    The templates live in the repository's top-level templates/ folder, their one copy;
+    pyproject.toml installs that folder as the package `redgen.templates`, so a wheel carries
+    them and `pip install -e .` maps the package onto the folder itself. A checkout put on
+    sys.path without installing (the GPU scripts do that) has no such package: the folder
+    beside redgen/ is the same one.
+    """
+    spec = importlib.util.find_spec("redgen.templates")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    if (checkout / "__init__.py").is_file():
+        return checkout
+    raise MissingTemplates(f"redgen's templates are missing: no package redgen.templates is installed and "
+                           f"{checkout} is not the templates/ folder of a checkout; reinstall redgen "
+                           f"(pip install .) or run it from its repository")
 
 TORCH_DTYPES = {"f32": "torch.float32", "f16": "torch.float16", "bf16": "torch.bfloat16", "i64": "torch.int64",
                 "f8e4m3": "torch.float8_e4m3fn", "f8e5m2": "torch.float8_e5m2"}
@@ -49,12 +69,6 @@ FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn")
        "f8e5m2": _fp8(2, -14, ir.FP8_MAX["f8e5m2"], "inf", "torch.float8_e5m2")}
 
 
-# Every launch of a generated kernel passes these options (a target fact, decided here):
-# enable_fp_fusion=False forbids the GPU compiler to contract a * b + c into an FMA, which
-# it may do differently in different kernel variants (fused vs split path, BLOCK sizes) and
-# so give a row other bits at another batch size. Upstream triton's interpreter drops it;
-# triton-ascend 3.2 accepts it (its NPUOptions has the field) and its interpreter drops it.
-LAUNCH_OPTIONS = {"cuda": "enable_fp_fusion=False", "ascend": "enable_fp_fusion=False"}
 
 @dataclass(frozen=True)
 class ValueCtx:
@@ -65,6 +79,7 @@ class ValueCtx:
     expr: str
     spec: str = ""
     pub: str = ""
+    line: int = 0  # the spec line of the expression: the kernel line's `# spec:LINE` comment
 
 
 @dataclass(frozen=True)
@@ -95,6 +110,7 @@ class ReductionCtx:
     tots: str
     lifts: dict[str, str]
     tree_args: dict[str, str]
+    line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
 
 
 @dataclass(frozen=True)
@@ -148,6 +164,7 @@ class OutputCtx:
     mapped: bool = False  # over the reduce axis: computed per element after every reduction
     elem: dict[str, str] | None = None  # mapped: kernel shape -> element expression
     spec: str = ""  # the spec's name (OUTPUTS keys, docstrings)
+    line: int = 0  # the spec line of its assignment (`# spec:LINE`)
 
 
 @dataclass(frozen=True)
@@ -210,7 +227,7 @@ class ModuleCtx:
     run_params: str = ""
     run_call: str = ""
     renamed: str = ""  # "spec name -> argument" for names the launcher could not keep
-    launch_options: str = ""  # keyword arguments of every kernel launch (LAUNCH_OPTIONS)
+    launch_options: str = ""  # keyword arguments of every kernel launch (Target.launch_options)
     # language extensions (issue 14)
     helpers: tuple[str, ...] = ()  # element-wise helpers to define (functions, fp8 rounding)
     int_inputs: tuple[str, ...] = ()  # integer inputs: loaded as they are, never as float32
@@ -316,7 +333,8 @@ def _row_locals(op: ir.Op, exprs: list[ir.E], available: int, names: Names) -> t
         if v.per_element:
             continue
         assert stage_needed(v.expr, op) <= available, (v.name, available)
-        out.append(ValueCtx(names("local", v.name), render(v.expr, _namer(op, None, names)), v.name))
+        out.append(ValueCtx(names("local", v.name), render(v.expr, _namer(op, None, names)), v.name,
+                            line=v.loc.line))
     return tuple(out)
 
 
@@ -349,7 +367,8 @@ def _neutral(op: ir.Op, name: str) -> str:
 
 
 def _elem_locals(op: ir.Op, vs: list[ir.Local], shapes: list[str], names: Names) -> dict[str, tuple[ValueCtx, ...]]:
-    return {sh: tuple(ValueCtx(names("local", v.name), render(v.expr, _namer(op, sh, names)), v.name) for v in vs)
+    return {sh: tuple(ValueCtx(names("local", v.name), render(v.expr, _namer(op, sh, names)), v.name,
+                               line=v.loc.line) for v in vs)
             for sh in shapes}
 
 
@@ -379,18 +398,20 @@ def _output(op: ir.Op, o: ir.Output, shapes: list[str], names: Names) -> OutputC
     wrap = (lambda s: f"_rg_{o.dtype}({s})") if o.dtype in ir.FP8_DTYPES else (lambda s: s)
     if o.mapped:
         return OutputCtx(own, o.like, dtype, "", mapped=True,
-                         elem={sh: wrap(render(o.expr, _namer(op, sh, names))) for sh in shapes}, spec=o.name)
+                         elem={sh: wrap(render(o.expr, _namer(op, sh, names))) for sh in shapes}, spec=o.name,
+                         line=o.loc.line)
     return OutputCtx(own, o.like, dtype, wrap(render(o.expr, _namer(op, None, names))),
-                     index=_is_index(op, o.expr), spec=o.name)
+                     index=_is_index(op, o.expr), spec=o.name, line=o.loc.line)
 
 
-_TL_DTYPES = {"f32": "tl.float32", "i32": "tl.int32"}
-_WORKSPACE = {"f32": "ws", "i32": "iws"}
+_WORKSPACE = {"f32": "ws", "index": "iws"}
 
 
-def _reductions(op: ir.Op, shapes: list[str], names: Names) -> list[ReductionCtx]:
+def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Target) -> list[ReductionCtx]:
     """Every reduction's state, named and placed (workspace rows per stage, totals rows),
-    stage by stage; each element lifted into a state as its combiner's record says."""
+    stage by stage; each element lifted into a state as its combiner's record says. An
+    index component takes the target's index type and identity (targets.Target.index_*)."""
+    types = {"f32": "tl.float32", "index": target.index_type}
     out = []
     tot_slot = 0
     for stage in range(op.stages):
@@ -402,10 +423,12 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names) -> list[ReductionCtx
             spec = r.spec
             state = []
             for comp in spec.state:
+                if comp.identity == combiners.INDEX_MAX:
+                    comp = replace(comp, identity=target.index_max)
                 ws = _WORKSPACE[comp.dtype]
                 stored = comp.dtype == "f32"  # later stages and the map kernel read float totals only
                 state.append(StateCtx(f"{own}_{comp.suffix}acc", f"{own}_{comp.suffix}part",
-                                      f"{own}_{comp.suffix}tot", _TL_DTYPES[comp.dtype], comp.identity, ws,
+                                      f"{own}_{comp.suffix}tot", types[comp.dtype], comp.identity, ws,
                                       slots[ws], tot_slot if stored else None))
                 slots[ws] += 1
                 tot_slot += stored
@@ -413,11 +436,12 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names) -> list[ReductionCtx
             for sh in shapes:
                 v = render(r.expr, _namer(op, sh, names))
                 n = f"n{_POS_BCAST[sh]}"
-                lifts[sh] = ", ".join(f"tl.where(ok, {c.lift.format(v=v, n=n)}, {c.identity})" for c in spec.state)
+                lifts[sh] = ", ".join(f"tl.where(ok, {c.lift.format(v=v, n=n)}, {st.identity})"
+                                      for c, st in zip(spec.state, state, strict=True))
                 tree[sh] = ", ".join(st.acc if sh == "rows" else f"tl.trans({st.acc})" for st in state)
             out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
-                                    lifts, tree))
+                                    lifts, tree, r.loc.line))
     return out
 
 
@@ -446,7 +470,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
-    reductions = _reductions(op, shapes, names)
+    reductions = _reductions(op, shapes, names, targets.get(plan.target))
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)
@@ -513,7 +537,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         index_op=index_op, empty_raises=_empty_raises(op),
         index_extreme=next((r.spec.extreme for r in op.reductions if r.index), ""),
         signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,
-        launch_options=LAUNCH_OPTIONS[plan.target],
+        launch_options=targets.get(plan.target).launch_options,
         helpers=helpers([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])
         + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
@@ -524,7 +548,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
 @cache
 def _env() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+        loader=jinja2.FileSystemLoader(str(template_root())), undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True, autoescape=False,
     )
 
@@ -536,4 +560,4 @@ def emit(plan: Plan, certificate) -> str:
 
         return emit_attention(plan, certificate)
     ctx = context(plan, certificate)
-    return _env().get_template(f"{plan.target}/module.py.j2").render(m=ctx)
+    return _env().get_template(f"{targets.get(plan.target).templates}/module.py.j2").render(m=ctx)

@@ -9,9 +9,10 @@ the lane count, one chunk plus a ragged tail, several chunks, a prime), and
   at redgen.tolerances' per-dtype tolerances;
 - the batch axes vary one at a time (the one before the reduce axis: 1, 2, 3, 7
   against 9; the one after it: 1, 3 against 5), on both kernel shapes (K == 1 and
-  K > 1), the natural path and each forced one (cuda: fused and split through the
-  module's SPLIT_BELOW; ascend: grids of 1, 8, 40 and 48 persistent programs
-  through its CORES): every shared row must be bitwise equal;
+  K > 1), the natural path and each forced one (Target.empirical_paths; cuda: fused
+  and split through the module's SPLIT_BELOW, each again with int64 index arithmetic
+  forced (WIDE, which the launcher takes at sizes near 2**31); ascend: grids of 1, 8, 40 and 48
+  persistent programs through its CORES): every shared row must be bitwise equal;
 - a row moved to another batch position, and two runs on the same input, give the
   same bits.
 
@@ -27,14 +28,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from . import targets
 from .errors import EmpiricalMismatch
 from .plan import Plan
 
 BATCH_SIZES = (1, 2, 3, 7, 9)  # the last: the full batch the others are compared with
 AFTER_SIZES = (1, 3, 5)  # the batch axis after the reduce axis, likewise
-# ascend: core budgets forced through the module's CORES; 1 runs every row in one program,
-# 8 makes programs loop (persistent) over the rows, 40 and 48 leave programs idle.
-ASCEND_GRIDS = (1, 8, 40, 48)
 POSITIONS = (0, 5)
 SEED = 0
 
@@ -74,8 +73,13 @@ def case(plan: Plan) -> dict:
         "after_sizes": list(AFTER_SIZES) if op.after else [1],
         "positions": list(POSITIONS), "seed": SEED,
     }
-    if plan.target == "ascend":
-        out["grids"] = list(ASCEND_GRIDS)
+    t = targets.get(plan.target)
+    # How the worker forces each path: the module-level knob and its values (Target).
+    out["knob"], out["paths"] = t.empirical_knob, dict(t.empirical_paths)
+    if t.cores_env:
+        out["cores_env"] = [t.cores_env, t.default_cores]
+    if t.empirical_grids:
+        out["grids"] = list(t.empirical_grids)
     return out
 
 
@@ -86,21 +90,24 @@ def run_empirical(plan: Plan, source: str) -> dict:
 
         return run_attention_empirical(plan, source)
     result = _run_worker(plan, source, {"TRITON_INTERPRET": "1"})
-    if plan.target == "cuda" and _gpu_present():
+    t = targets.get(plan.target)
+    if t.device_check and _device_present(t.device_type):
         # A GPU compiles the kernels for real (FMA contraction, instruction selection: what the
         # interpreter cannot show), so the same check runs there too and is recorded beside.
-        gpu = _run_worker(plan, source, {"TRITON_INTERPRET": "0", "REDGEN_EMPIRICAL_DEVICE": "cuda"})
+        gpu = _run_worker(plan, source, {"TRITON_INTERPRET": "0", "REDGEN_EMPIRICAL_DEVICE": t.device_type})
         result["gpu"] = {k: gpu[k] for k in ("status", "where", "calls", "reference") if k in gpu}
     return result
 
 
-def _gpu_present() -> bool:
-    """A CUDA GPU this process can use (REDGEN_NO_GPU=1 keeps the check on the interpreter)."""
+def _device_present(device_type: str) -> bool:
+    """A device of `device_type` this process can use (REDGEN_NO_GPU=1 keeps the check on the
+    interpreter)."""
     if os.environ.get("REDGEN_NO_GPU") == "1":
         return False
     import torch
 
-    return torch.cuda.is_available()
+    dev = getattr(torch, device_type, None)
+    return dev is not None and dev.is_available()
 
 
 def _run_worker(plan: Plan, source: str, extra_env: dict[str, str]) -> dict:

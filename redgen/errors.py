@@ -291,6 +291,19 @@ class BadOpName(RedgenError):
     code = "F504"
 
 
+class MissingTemplates(RedgenError):
+    """redgen's Jinja templates cannot be found: an install without its package data."""
+
+    code = "F505"
+
+
+class FormatFailed(RedgenError):
+    """The pinned ruff that formats generated modules is missing, another version, or refused
+    the emitted text."""
+
+    code = "F506"
+
+
 
 # --- certificates (issue 10): what a proof cannot cover is refused -----------------
 class BatchValue(RedgenError):

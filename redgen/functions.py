@@ -67,15 +67,6 @@ POWI_MAX = 32
 POW = {"powi": "_rg_powi({0}, {1})", "powf": "_rg_powf({0}, {1})"}
 
 
-# Per target, what its compiler cannot lower (function names, "pow" for a non-integer `**`,
-# fp8 output dtypes), found by compiling with scripts/ascend_check.sh; and why, in words.
-MISSING_ON: dict[str, tuple[str, ...]] = {"cuda": (), "ascend": ()}
-MISSING_WHY = {"cuda": "upstream Triton", "ascend": "triton-ascend 3.2.0, checked by scripts/ascend_check.sh"}
-
-
-def missing_on(name: str) -> tuple[str, ...]:
-    """The targets that cannot lower `name` (a function, "pow", or an output dtype)."""
-    return tuple(t for t, names in MISSING_ON.items() if name in names)
 
 
 def describe(fn: str) -> str:

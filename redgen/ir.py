@@ -157,7 +157,7 @@ class Schedule:
 
     tiles: tuple[tuple[str, SExpr], ...]  # a reduce tile may be symbolic, for the verifier
     split: Split | None
-    cores: int | None  # None: `cores auto` (queried at launch)
+    cores: int | None  # None: `cores auto` (queried at launch) or no `cores` line (loc('cores') tells)
     warps: int | None
     innermost: str | None
     locs: tuple[tuple[str, Loc], ...] = field(default=())
@@ -188,7 +188,7 @@ class Op:
     after: str | None  # batch axis after it
     schedule: Schedule
     # Every function call, with where it is written: plan.py refuses the ones a target's
-    # compiler lacks (functions.Function.missing_on), naming the position.
+    # compiler lacks (targets.Target.missing), naming the position.
     calls: tuple[tuple[str, Loc], ...] = ()
 
     @property

@@ -18,11 +18,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from . import targets as _targets
 from .errors import UnknownKernel, did_you_mean
-
-# Targets redgen can build for; a target is listed even before anything has been
-# generated for it, so an error message can tell "not built yet" from "typo".
-KNOWN_TARGETS: tuple[str, ...] = ("ascend", "cuda")
 
 _LOCK = threading.Lock()
 
@@ -66,7 +63,9 @@ def load_module(op: str, target: str = "cuda", *, root: Path | None = None) -> M
     root = generated_dir() if root is None else Path(root).resolve()
     avail = available(root)
     if target not in avail:
-        targets = sorted(set(KNOWN_TARGETS) | set(avail))
+        # Every target redgen builds for is named even before anything is generated for it,
+        # so the message tells "not built yet" from "typo".
+        targets = sorted(set(_targets.names()) | set(avail))
         raise UnknownKernel(
             f"no generated kernels for target '{target}' (targets: {', '.join(targets)}; "
             f"generated so far in {root}: {_describe(avail)})" + did_you_mean(target, targets)

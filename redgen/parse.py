@@ -6,6 +6,7 @@ import math
 import os
 import stat
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -20,7 +21,8 @@ MAX_DEPTH = 100
 # Integer literals are sizes, counts and constants: 2**62 leaves room for products in int64.
 MAX_INT = 2**62
 
-GRAMMAR = Path(__file__).with_name("grammar.lark")
+# Package data (pyproject.toml), read through importlib so that any installed form works.
+GRAMMAR = resources.files("redgen") / "grammar.lark"
 
 # What a user meant, for the terminals Lark names in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -33,7 +35,7 @@ _TERMINAL_WORDS = {
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 
 def _pos(x: Token | Tree) -> S.Pos:

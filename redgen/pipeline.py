@@ -38,6 +38,7 @@ from .errors import (
     TargetLimit,
     source_lines,
 )
+from .fmt import format_source
 from .plan import Plan
 from .verify import Certificate, prove
 
@@ -81,12 +82,12 @@ def _is_contraction(plan) -> bool:
 
 
 def emit_plan(plan, cert) -> str:
-    """The module source of a proved plan, by kernel family."""
+    """The module source of a proved plan, by kernel family, formatted (fmt.py)."""
     if _is_contraction(plan):
         from .contraction_emit import emit_contraction
 
-        return emit_contraction(plan, cert)
-    return emit_mod.emit(plan, cert)  # reductions and attention (emit.py dispatches)
+        return format_source(emit_contraction(plan, cert))
+    return format_source(emit_mod.emit(plan, cert))  # reductions and attention (emit.py dispatches)
 
 
 def _run_empirical(plan, source: str) -> dict:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import functions, ir, sym
+from . import functions, ir, sym, targets
 from .errors import Loc, NotOnTarget, TargetLimit
 from .exprs import inputs_read, locals_read
 from .sym import SExpr
@@ -142,8 +142,8 @@ def _order(op: ir.Op) -> Order:
     )
 
 
-def plan_cuda(op: ir.Op) -> Plan:
-    refuse_missing(op, "cuda")
+def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
+    refuse_missing(op, t)
     s = op.schedule
     m = sym.Sym(op.before) if op.before else sym.const(1)
     k = sym.Sym(op.after) if op.after else sym.const(1)
@@ -154,26 +154,24 @@ def plan_cuda(op: ir.Op) -> Plan:
     if op.after:
         kernels.append(Kernel("cols", "K > 1", block_k, sym.mul(m, sym.cdiv(k, sym.const(block_k))), warps))
     return Plan(
-        op=op, target="cuda", order=_order(op), kernels=tuple(kernels), split_below=SPLIT_BELOW,
+        op=op, target=t.name, order=_order(op), kernels=tuple(kernels), split_below=SPLIT_BELOW,
         finish_block=FINISH_BLOCK,
         copy_rule="the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",
     )
 
 
-# --- ascend (triton-ascend on Atlas A2 / 910B) ------------------------------------
-# Core budget when the spec gives none: the vector (AIV) cores of an Atlas A2.
-ASCEND_DEFAULT_CORES = 40
-# The most vector cores of any Atlas A2 part; a larger fixed budget only queues programs.
-ASCEND_MAX_CORES = 48
-UB_BYTES = 192 * 1024  # Unified Buffer per vector core (A2)
-UB_LIVE = UB_BYTES // 2  # live tiles at most half of it: the compiler double-buffers loads
-UB_ALIGN = 32  # bytes: the tail of every tile a multiple of this
+# --- ascend (triton-ascend on Atlas A2 / 910B; its limits: targets.ASCEND) ---------
 MAX_BLOCK_ROWS = 64  # rows per tile at most; enough to fill the UB with any useful LANES
 DTYPE_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
 
 
-def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
+def ub_live(t: targets.Target) -> int:
+    """Live tile bytes per program: half the UB, since the compiler double-buffers loads."""
+    return t.ub_bytes // 2
+
+
+def ub_usage(op: ir.Op, lanes: int, block_rows: int, t: targets.Target = targets.ASCEND) -> UBUsage:
     """Live bytes per program: per element of the [block_rows, lanes] tile, summed over what
     one chunk loop holds at once (the stage that holds most), for the worst input dtype.
 
@@ -221,25 +219,23 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int) -> UBUsage:
         if worst is None or per > worst[0]:
             worst = (per, dt, parts)
     per, dt, parts = worst
-    return UBUsage(block_rows, lanes, per, dt, block_rows * lanes * per, UB_LIVE, parts)
+    return UBUsage(block_rows, lanes, per, dt, block_rows * lanes * per, ub_live(t), parts)
 
 
-def refuse_missing(op: ir.Op, target: str) -> None:
+def refuse_missing(op: ir.Op, t: targets.Target) -> None:
     """A function (or fp8 output) the target's compiler cannot lower: refused at build time,
-    naming where the spec uses it (the list: functions.MISSING_ON)."""
+    naming where the spec uses it (the list: Target.missing)."""
     for fn, loc in op.calls:
-        if target in functions.missing_on(fn):
-            raise NotOnTarget(f"{target}: {functions.describe(fn)} has no lowering in the {target} compiler "
-                              f"({functions.MISSING_WHY[target]}); this spec cannot be built for {target}",
-                              loc, op.source)
+        if fn in t.missing:
+            raise NotOnTarget(f"{t.name}: {functions.describe(fn)} has no lowering in the {t.name} compiler "
+                              f"({t.compiler}); this spec cannot be built for {t.name}", loc, op.source)
     for o in op.outputs:
-        if o.dtype and target in functions.missing_on(o.dtype):
-            raise NotOnTarget(f"{target}: output '{o.name}' is {o.dtype}, which {target} cannot store "
-                              f"({functions.MISSING_WHY[target]}); this spec cannot be built for {target}",
-                              o.loc, op.source)
+        if o.dtype and o.dtype in t.missing:
+            raise NotOnTarget(f"{t.name}: output '{o.name}' is {o.dtype}, which {t.name} cannot store "
+                              f"({t.compiler}); this spec cannot be built for {t.name}", o.loc, op.source)
 
 
-def plan_ascend(op: ir.Op) -> Plan:
+def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
     """Persistent programs over rows of the reduce axis, made innermost and contiguous.
 
     The launcher views the input as rows [M*K, N] (permuting [M, N, K] to [M, K, N]);
@@ -249,7 +245,7 @@ def plan_ascend(op: ir.Op) -> Plan:
     bits on both targets. BLOCK_R (rows per tile) fills the Unified Buffer; it is not
     order-shaping, since rows are reduced independently and the lane tree is explicit.
     """
-    refuse_missing(op, "ascend")
+    refuse_missing(op, t)
     s = op.schedule
     order = _order(op)
     tile_loc = s.loc(f"tile:{op.reduce_axis}")
@@ -260,42 +256,44 @@ def plan_ascend(op: ir.Op) -> Plan:
     else:
         lanes = order.lanes.eval({})
         narrow = min(DTYPE_BYTES[d] for i in op.inputs if not i.integer for d in i.dtypes)
-        if lanes * narrow % UB_ALIGN:
+        if lanes * narrow % t.ub_align:
             raise TargetLimit(
-                f"ascend: the reduce tile {op.reduce_axis} = {lanes} is {lanes * narrow} bytes of the narrowest "
-                f"input dtype; the tail of a tile must be a multiple of {UB_ALIGN} bytes "
-                f"(use tile {op.reduce_axis} >= {UB_ALIGN // narrow})", tile_loc, op.source)
-        ub = ub_usage(op, lanes, 1)
+                f"{t.name}: the reduce tile {op.reduce_axis} = {lanes} is {lanes * narrow} bytes of the narrowest "
+                f"input dtype; the tail of a tile must be a multiple of {t.ub_align} bytes "
+                f"(use tile {op.reduce_axis} >= {t.ub_align // narrow})", tile_loc, op.source)
+        ub = ub_usage(op, lanes, 1, t)
         if not ub.fits:
             raise TargetLimit(
-                f"ascend: the reduce tile {op.reduce_axis} = {lanes} needs {ub.live} bytes of Unified Buffer "
+                f"{t.name}: the reduce tile {op.reduce_axis} = {lanes} needs {ub.live} bytes of Unified Buffer "
                 f"per program ({lanes} lanes x {ub.bytes_per_elem} bytes: {ub.breakdown}; {ub.worst_dtype} "
-                f"inputs), but only {ub.budget} bytes are available ({UB_BYTES // 1024} KB UB per core, half "
+                f"inputs), but only {ub.budget} bytes are available ({t.ub_bytes // 1024} KB UB per core, half "
                 f"for double buffering); use tile {op.reduce_axis} <= "
                 f"{_pow2_floor(ub.budget // ub.bytes_per_elem)}", tile_loc, op.source)
         block_rows = 1
-        while block_rows < MAX_BLOCK_ROWS and ub_usage(op, lanes, block_rows * 2).fits:
+        while block_rows < MAX_BLOCK_ROWS and ub_usage(op, lanes, block_rows * 2, t).fits:
             block_rows *= 2
-        ub = ub_usage(op, lanes, block_rows)
-    if s.cores is not None and s.cores > ASCEND_MAX_CORES:
+        ub = ub_usage(op, lanes, block_rows, t)
+    # No `cores` line: the target's default budget; `cores auto` (None): queried at launch.
+    cores = s.cores if s.loc("cores") is not None else t.default_cores
+    if cores is not None and cores > t.max_cores:
         raise TargetLimit(
-            f"ascend: cores {s.cores} exceeds the {ASCEND_MAX_CORES} vector cores of the largest Atlas A2; "
-            f"a grid larger than the physical cores only queues programs (use cores <= {ASCEND_MAX_CORES} "
+            f"{t.name}: cores {cores} exceeds the {t.max_cores} vector cores of the largest Atlas A2; "
+            f"a grid larger than the physical cores only queues programs (use cores <= {t.max_cores} "
             f"or cores auto)", s.loc("cores"), op.source)
     m = sym.Sym(op.before) if op.before else sym.const(1)
     k = sym.Sym(op.after) if op.after else sym.const(1)
     rows = sym.mul(m, k)
     programs = sym.smin(sym.cdiv(rows, sym.const(block_rows)), sym.Sym("cores"))
-    cores_words = f"{s.cores}" if s.cores is not None else "auto (queried from the device)"
+    cores_words = f"{cores}" if cores is not None else "auto (queried from the device)"
     return Plan(
-        op=op, target="ascend", order=order,
+        op=op, target=t.name, order=order,
         kernels=(Kernel("rows", "True", block_rows, programs, 1),),
         split_below=0, finish_block=0,
         copy_rule="the launcher lays the input out as rows of the reduce axis, innermost and contiguous "
                   "(the seed's [m, n, k] -> [m, k, n]): a view when no dim follows the reduced ones and "
                   "they are contiguous, otherwise one .contiguous() copy of the permuted input (always "
                   "when dims follow the reduced ones, unless the reduce axis is already the contiguous one)",
-        cores=s.cores,
+        cores=cores,
         ub=ub,
         notes=(
             f"rows per tile (BLOCK_R <= {block_rows}, chosen by the launcher from the row count) and "
@@ -310,5 +308,3 @@ def plan_ascend(op: ir.Op) -> Plan:
 def _pow2_floor(n: int) -> int:
     return 1 << (max(1, n).bit_length() - 1)
 
-
-PLANNERS = {"cuda": plan_cuda, "ascend": plan_ascend}

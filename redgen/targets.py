@@ -1,18 +1,138 @@
-"""The registry of backends: which targets exist and how each is planned."""
+"""The backends redgen builds for, one frozen record each: every fact about a target in one place.
+
+A record says how a target is planned (its planner in plan.py), where its templates are,
+which torch device and dispatch key run its kernels, its hardware limits, what its compiler
+lacks, and how the empirical check forces its kernel paths. The rest of redgen reads these
+fields (`targets.get(plan.target).ub_bytes`), never `if target == "ascend"`; adding a backend
+is a record here, a planner, and a template folder (docs/architecture.md lists the files).
+
+This module imports nothing of the pipeline, so the runtime (loader, torch_ops, mode) and
+the empirical worker read it without importing the planner or z3.
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from .errors import UnknownTarget, did_you_mean
-from .plan import PLANNERS
 
 
-def planner(name: str):
-    """The planner of target `name`, or UnknownTarget naming the ones that exist."""
-    if name in PLANNERS:
-        return PLANNERS[name]
-    raise UnknownTarget(f"unknown target '{name}' (available: {', '.join(sorted(PLANNERS))})"
-                        + did_you_mean(name, PLANNERS))
+@dataclass(frozen=True)
+class Target:
+    """One backend. Limits that do not apply to it are None."""
+
+    name: str  # --target, generated/<name>/, Plan.target
+    planner: str  # its reduction planner: a function of redgen/plan.py, (Op, Target) -> Plan
+    templates: str  # its folder under templates/ (module.py.j2, attention.py.j2, contraction.py.j2)
+    device_type: str  # torch device type of the tensors its kernels take ("cuda", "npu")
+    dispatch_key: str  # the torch dispatch key redgen.batch_invariant() overrides for that device
+    compiler: str  # who lowers its kernels, in words (messages about what it lacks)
+    # Functions ("erf", "pow" for a non-integer `**`) and fp8 output dtypes its compiler cannot
+    # lower, found by compiling (scripts/ascend_check.sh for ascend): refused at plan time (T305).
+    missing: tuple[str, ...]
+    # Keyword arguments of every kernel launch. enable_fp_fusion=False forbids the compiler to
+    # contract a * b + c into an FMA, which it may do differently in different kernel variants
+    # (fused vs split path, BLOCK sizes) and so give a row other bits at another batch size.
+    launch_options: str
+    fusion_trust: str  # how the backend treats launch_options, as the certificate states it (verify.trusted)
+    # The core budget a persistent grid is capped at. default_cores: when the spec has no
+    # `cores` line, and what a counterexample shows when the spec gives none (cuda's grid is
+    # never capped by cores: its value there only makes `fixed_count cores / M` readable).
+    default_cores: int
+    max_cores: int | None  # the most cores of any part: a larger fixed budget only queues programs
+    cube_cores: int | None  # matrix (AI/cube) cores, where tl.dot runs: attention's and matmul's budget
+    max_cube_cores: int | None
+    ub_bytes: int | None  # on-chip buffer per core every live tile of a program must fit in
+    ub_align: int | None  # bytes: the tail of every tile a multiple of this
+    # The empirical check calls each module with one module-level knob forced to each value:
+    # cuda's SPLIT_BELOW (0: always the fused path, huge: the split path whenever there is
+    # more than one chunk), ascend's CORES (the grid: persistent programs loop, or sit idle).
+    empirical_knob: str
+    empirical_paths: tuple[tuple[str, int], ...]
+    # The grids recorded by the empirical check (ascend: the forced CORES values); () none.
+    empirical_grids: tuple[int, ...] = ()
+    # The environment variable a launcher of `cores auto` reads where no device can be asked
+    # (the empirical check sets it to default_cores under the interpreter); "" none.
+    cores_env: str = ""
+    # Launches pass the plan's num_warps / num_stages (cuda: a contraction regime's; the
+    # ascend templates pass neither).
+    launch_warps: bool = False
+    dot_units: str = ""  # what caps a tl.dot kernel's persistent grid, in words (certificate notes)
+    # The empirical check runs again on an attached device of this type, the kernels compiled
+    # for real (FMA contraction, instruction selection: what the interpreter cannot show).
+    # Only where that was exercised: cuda (no NPU has been available).
+    device_check: bool = False
+    # How a kernel holds an index along the reduce axis (an argmax's state), as Triton source:
+    # its type and the identity above every index. cuda: int64 where the launcher chose WIDE
+    # (sizes past int32), else int32; ascend: int32 (the launcher refuses larger sizes).
+    index_type: str = "tl.int32"
+    index_max: str = "2147483647"
+
+    @property
+    def persistent(self) -> bool:
+        """The grid is capped at a core budget and programs loop over their work (ascend):
+        the empirical check then forces the budget (the module's CORES)."""
+        return self.max_cores is not None
+    # Where the kernels run under TRITON_INTERPRET=1 when no device is attached: the device
+    # type of the tensors the interpreter takes ("cpu" for the target CI tests; "" none).
+    interpret_device: str = ""
+
+    def plan(self, op):
+        """The reduction plan of `op` for this target. The planner reads its limits from this
+        record; it is looked up in plan.py when asked, so the runtime never imports it."""
+        return getattr(importlib.import_module("redgen.plan"), self.planner)(op, self)
+
+
+CUDA = Target(
+    name="cuda", planner="plan_cuda", templates="cuda", device_type="cuda", dispatch_key="CUDA",
+    compiler="upstream Triton", missing=(),
+    launch_options="enable_fp_fusion=False", fusion_trust="the NVIDIA backend honours it",
+    default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
+    empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
+    interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True,
+    index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",
+)
+
+# triton-ascend on Atlas A2 (910B): 40 vector (AIV) cores on the 910B3/B4, 48 at most;
+# 20 cube (AIC) cores, 24 at most; 192 KB Unified Buffer per vector core.
+ASCEND = Target(
+    name="ascend", planner="plan_ascend", templates="ascend", device_type="npu", dispatch_key="PrivateUse1",
+    compiler="triton-ascend 3.2.0, checked by scripts/ascend_check.sh", missing=(),
+    launch_options="enable_fp_fusion=False",
+    fusion_trust="triton-ascend 3.2 accepts it but does not pass it to the BiSheng compiler, which is trusted "
+                 "to contract, if at all, alike in every BLOCK_R variant",
+    default_cores=40, max_cores=48, cube_cores=20, max_cube_cores=24, ub_bytes=192 * 1024, ub_align=32,
+    # 1 and 8 make programs loop (persistent) over the rows, 40 and 48 leave programs idle.
+    empirical_knob="CORES", empirical_paths=(("grid1", 1), ("grid8", 8), ("grid40", 40), ("grid48", 48)),
+    empirical_grids=(1, 8, 40, 48), cores_env="REDGEN_ASCEND_CORES", dot_units="AI cores",
+)
+
+TARGETS: dict[str, Target] = {t.name: t for t in (CUDA, ASCEND)}
+
+
+def get(name: str) -> Target:
+    """The record of target `name`, or UnknownTarget naming the ones that exist."""
+    if name in TARGETS:
+        return TARGETS[name]
+    raise UnknownTarget(f"unknown target '{name}' (available: {', '.join(sorted(TARGETS))})"
+                        + did_you_mean(name, TARGETS))
+
+
+def planner(name: str) -> Callable:
+    """The reduction planner of target `name` (Op -> Plan), or UnknownTarget."""
+    return get(name).plan
 
 
 def names() -> tuple[str, ...]:
-    return tuple(sorted(PLANNERS))
+    return tuple(sorted(TARGETS))
+
+
+def for_device(device_type: str) -> Target:
+    """The target whose kernels run tensors of `device_type`: its own device, or the CPU under
+    the interpreter. Other device types get cuda's launchers, which refuse them by name."""
+    for t in TARGETS.values():
+        if device_type in (t.device_type, t.interpret_device):
+            return t
+    return CUDA

@@ -35,6 +35,7 @@ from typing import Any
 
 import torch
 
+from . import targets
 from .loader import available, load
 
 __all__ = ["INDEX", "SAME_SHAPE", "register", "registered", "schema_of"]
@@ -44,9 +45,6 @@ SAME_SHAPE = frozenset({"softmax", "log_softmax", "rms_norm", "layer_norm"})
 # Ops whose output is int64 indices into the reduced dims.
 INDEX = frozenset({"argmax", "argmin"})
 
-# Which generated target runs a tensor of each device type. CPU tensors run the
-# cuda kernels under TRITON_INTERPRET=1 (the launcher says so otherwise).
-DEVICE_TARGETS = {"cuda": "cuda", "cpu": "cuda", "npu": "ascend"}
 
 _LOCK = threading.Lock()
 _REGISTERED: dict[str, Any] = {}
@@ -183,7 +181,7 @@ def _register_autograd(cop: Any, op: str, sig: inspect.Signature) -> None:
 
 # --- attention (specs/attention.red): its own schema and fake (the output has q's shape);
 # return_lse stays an option of the launcher ---
-def _make_attention(op: str, fn: Callable[..., Any]) -> Any:
+def _make_attention(op: str, fn: Callable[..., Any], registered_for: str) -> Any:
     causal = bool(inspect.signature(fn).parameters["causal"].default)
     # (custom ops take no keyword-only tensors: cu_seqlens may also be passed by position)
     schema = (f"(Tensor q, Tensor k, Tensor v, Tensor? cu_seqlens_q=None, Tensor? cu_seqlens_k=None, *, "
@@ -193,8 +191,8 @@ def _make_attention(op: str, fn: Callable[..., Any]) -> Any:
     def impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_seqlens_q: torch.Tensor | None = None,
              cu_seqlens_k: torch.Tensor | None = None, *, causal: bool = causal, scale: float | None = None,
              max_seqlen_q: int | None = None, max_seqlen_k: int | None = None) -> torch.Tensor:
-        target = DEVICE_TARGETS.get(q.device.type, "cuda")
-        run = fn if target == "cuda" else load(op, target)
+        target = targets.for_device(q.device.type).name
+        run = fn if target == registered_for else load(op, target)
         # scale None: the spec's default (the launcher's own), not 1/sqrt(D) unconditionally.
         extra = {} if scale is None else {"scale": scale}
         return run(q, k, v, causal=causal, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
@@ -205,9 +203,10 @@ def _make_attention(op: str, fn: Callable[..., Any]) -> Any:
     return cop
 
 
-def _make(op: str, fn: Callable[..., Any]) -> Any:
+def _make(op: str, fn: Callable[..., Any], registered_for: str) -> Any:
+    """The custom op `redgen::<op>`; `fn` is the launcher of target `registered_for` (its schema)."""
     if "cu_seqlens_q" in inspect.signature(fn).parameters:  # --- attention ---
-        return _make_attention(op, fn)
+        return _make_attention(op, fn, registered_for)
     sig = inspect.signature(fn)
     int_dim = isinstance(sig.parameters.get("dim", inspect.Parameter("d", inspect.Parameter.KEYWORD_ONLY)).default,
                          int)
@@ -222,8 +221,8 @@ def _make(op: str, fn: Callable[..., Any]) -> Any:
     def impl(*args: Any, **kwargs: Any) -> torch.Tensor:
         bound = bind(args, kwargs)
         x = bound.args[0]
-        target = DEVICE_TARGETS.get(x.device.type, "cuda")
-        run = fn if target == "cuda" else load(op, target)
+        target = targets.for_device(x.device.type).name
+        run = fn if target == registered_for else load(op, target)
         return run(*bound.args, **bound.kwargs)
 
     outs = _outputs(fn)
@@ -256,12 +255,13 @@ def register(target: str = "cuda") -> list[str]:
     """Register `redgen::<op>` for every op generated for `target` (idempotent).
 
     Returns the names registered so far. The launcher of `target` gives the schema;
-    at run time each device type runs its own target's module (DEVICE_TARGETS).
+    at run time each device type runs its own target's module (targets.for_device: CPU tensors
+    run cuda's under TRITON_INTERPRET=1, whose launchers say so otherwise).
     """
     with _LOCK:
         for op in available().get(target, ()):
             if op not in _REGISTERED:
-                _REGISTERED[op] = _make(op, load(op, target))
+                _REGISTERED[op] = _make(op, load(op, target), target)
         return sorted(_REGISTERED)
 
 

@@ -27,7 +27,7 @@ import pprint
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import __version__, combiners, sym
+from . import __version__, combiners, sym, targets
 from .errors import BadSplit, BadTile, NotInvariant
 from .plan import ORDER_FIELDS, Plan
 
@@ -172,7 +172,7 @@ def mapped_note(plan: Plan) -> tuple[str, ...]:
         return ()
     outs = ", ".join(f"{o.name}[{', '.join(a.lower() for a in o.axes)}]" for o in op.mapped)
     split = (" (the split path writes them with a map kernel over (programs, chunks) from the stored "
-             "totals: the same expression on the same totals)" if plan.target == "cuda" else "")
+             "totals: the same expression on the same totals)" if plan.split_below else "")
     return (f"the outputs over the reduce axis {outs}: element-wise, each from its own input elements "
             f"and its row's final totals after every reduction; nothing is combined across elements{split}",)
 
@@ -183,8 +183,9 @@ def invariant_symbols(plan: Plan) -> tuple[str, ...]:
 
 
 def spec_cores(plan: Plan) -> int:
-    """The spec's own core budget (40 for `cores auto`), used to pick readable counterexamples."""
-    return plan.op.schedule.cores or 40
+    """The spec's own core budget (the target's default for none or `cores auto`), used to pick
+    readable counterexamples."""
+    return plan.op.schedule.cores or targets.get(plan.target).default_cores
 
 
 def spec_path(path: str) -> str:
@@ -270,18 +271,10 @@ def _check_chunk(plan: Plan, chunk: sym.SExpr) -> None:
                    plan.order.where("chunk"), plan.op.source)
 
 
-# What the proof takes on trust about the compiler (docs/verifier.md, "Trusted"), per target.
-_FUSION = {
-    "cuda": "the NVIDIA backend honours it",
-    "ascend": "triton-ascend 3.2 accepts it but does not pass it to the BiSheng compiler, which is trusted "
-              "to contract, if at all, alike in every BLOCK_R variant",
-}
-
-
 def trusted(target: str) -> tuple[str, ...]:
-    """The compiler facts a certificate for `target` rests on."""
+    """The compiler facts a certificate for `target` rests on (docs/verifier.md, "Trusted")."""
     return (
-        f"no FMA contraction: every kernel launch passes enable_fp_fusion=False ({_FUSION.get(target, 'trusted to be honoured by the backend')})",
+        f"no FMA contraction: every kernel launch passes enable_fp_fusion=False ({targets.get(target).fusion_trust})",
         "the compiler keeps the written order of every combine (no reassociation) and compiles the same "
         "element expression to the same instructions in every kernel variant (division, sqrt, exp and log "
         "may be approximate, but alike on every path and batch size)",
@@ -374,6 +367,9 @@ def prove(plan: Plan) -> Certificate:
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
             f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
             f"same left-to-right chunk combine",
+            "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
+            "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
+            "floating-point operations in the same order",
             *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ) if plan.notes is None else (

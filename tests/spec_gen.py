@@ -166,14 +166,14 @@ def run(seed: int, target: str, out_dir) -> dict:
     from redgen.empirical import _prime_at_least, case
     from redgen.errors import RedgenError
     from redgen.parse import parse
-    from redgen.plan import PLANNERS
+    from redgen.targets import planner
     from redgen.verify import prove
 
     text = spec(seed)
     rec = {"seed": seed, "target": target}
     try:
         op = check(parse(text, f"gen{seed}.red"))
-        plan = PLANNERS[target](op)
+        plan = planner(target)(op)
         cert = prove(plan)
         source = emit(plan, cert)
     except RedgenError as e:

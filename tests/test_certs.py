@@ -97,7 +97,7 @@ def test_a_present_gpu_reruns_the_empirical_check_there(monkeypatch):
         return {"status": "passed", "where": where, "calls": 3}
 
     monkeypatch.setattr(empirical, "_run_worker", fake_worker)
-    monkeypatch.setattr(empirical, "_gpu_present", lambda: True)
+    monkeypatch.setattr(empirical, "_device_present", lambda device_type: True)
     plan = plan_spec(REPO / "specs" / "mean.red", "cuda")
     record = empirical.run_empirical(plan, "source")
     assert calls == [{"TRITON_INTERPRET": "1"}, {"TRITON_INTERPRET": "0", "REDGEN_EMPIRICAL_DEVICE": "cuda"}]
@@ -107,4 +107,4 @@ def test_a_present_gpu_reruns_the_empirical_check_there(monkeypatch):
     assert calls == [{"TRITON_INTERPRET": "1"}]  # an NPU kernel is not run on the GPU
     monkeypatch.undo()
     monkeypatch.setenv("REDGEN_NO_GPU", "1")
-    assert empirical._gpu_present() is False
+    assert empirical._device_present("cuda") is False

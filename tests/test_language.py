@@ -17,6 +17,7 @@ Kernels run under the Triton interpreter (CPU); accuracy at tests/tolerances.py.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import sys
 from pathlib import Path
@@ -43,6 +44,7 @@ from generated.cuda import nansum as c_nansum
 from generated.cuda import nll_loss as c_nll_loss
 from generated.cuda import vector_norm as c_vector_norm
 from redgen import errors, functions, mode
+from redgen import targets as rg_targets
 from redgen.cli import main
 from redgen.errors import RedgenError
 from redgen.pipeline import check_spec, plan_spec
@@ -327,7 +329,7 @@ def test_misuse_messages(tmp_path, line, code, fragment):
 
 
 def test_function_missing_on_a_target_is_refused_at_its_position(tmp_path, monkeypatch):
-    monkeypatch.setitem(functions.MISSING_ON, "ascend", ("erf",))
+    monkeypatch.setitem(rg_targets.TARGETS, "ascend", dataclasses.replace(rg_targets.ASCEND, missing=("erf",)))
     body = "op f\nin x[M, N] : f32\nout y[M] : f32\nreduce N: s = sum(erf(x))\ny = s\n"
     e = _err(tmp_path, body, "ascend")
     assert (e.code, e.loc.line, e.loc.col) == ("T305", 4, 19)

@@ -1,6 +1,6 @@
 """Issue 13/14: generated launchers take arguments as torch does (same exception types),
-never drop a gradient silently, refuse sizes their int32 arithmetic cannot hold before
-launching, and keep the interpreter's numpy warnings to themselves; batch-invariant
+never drop a gradient silently, compute any size on cuda (ascend refuses what its int32
+offsets cannot hold, before launching), and keep the interpreter's numpy warnings to themselves; batch-invariant
 mode routes var/std/argmax/argmin.
 
 The modules are built from the current templates into a temp dir (no interpreter check),
@@ -23,6 +23,7 @@ import torch  # noqa: E402
 
 import redgen  # noqa: E402
 from redgen.cli import main  # noqa: E402
+from redgen.loader import load_module  # noqa: E402
 from tests.tolerances import TOLERANCE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,27 +147,162 @@ def test_batch_invariant_mode_gradcheck_of_log_softmax():
 
 
 # --- sizes -------------------------------------------------------------------------------------
-def test_sizes_beyond_int32_are_refused_before_any_launch(gen):
-    mod = redgen.loader.load_module("sum", "cuda", root=gen)
-    with pytest.raises(ValueError, match="int32"):
-        mod._check_size("sum", 1, 2**31, 1)
-    with pytest.raises(ValueError, match="int32"):
-        mod._check_size("sum", 2**16, 8, 2**15)
-    mod._check_size("sum", 1, 2**31 - 1, 1)
-    # a (1, 2**31) tensor, without allocating 8 GB: an expanded view
-    x = torch.zeros(1).expand(1, 2**31)
-    with pytest.raises(ValueError, match="int32"):
-        mod.sum(x, 1)
+# cuda computes every size a GPU holds (int64 index arithmetic where the sizes need it, chunks on
+# grid axis 0, grids of more than 2**31 - 1 programs in slices); the interpreter cannot hold
+# 2**31 elements, so the decisions are checked from sizes alone (_schedule, a launch spy) and
+# the int64 kernels on small shapes, bitwise against the int32 ones.
+BIG = 2**31 + 5
 
 
-def test_more_chunks_than_grid_axis_1_takes_the_fused_path(gen, monkeypatch):
-    mod = redgen.loader.load_module("sum", "cuda", root=gen)
+def test_schedule_from_sizes_alone(gen):
+    mod = load_module("sum", "cuda", root=gen)
+    # (chunk, num_chunks, shape, block, programs, warps, split, wide)
+    assert mod._schedule(4, 9000, 1) == (4096, 3, "rows", 1, 4, 4, True, False)
+    # (1, 2**31 + 5): 524289 chunks, more than grid axis 1 holds: split, chunks on axis 0, int64
+    assert mod._schedule(1, BIG, 1) == (4096, 524289, "rows", 1, 1, 4, True, True)
+    # x.sum() of 2**28 + 1 elements (65537 chunks): the split path, int32 still enough
+    assert mod._schedule(1, 2**28 + 1, 1)[6:] == (True, False)
+    # int32 up to the last size whose largest index (N + CHUNK + LANES) fits; int64 from there
+    edge = 2**31 - 1 - 4096 - 256
+    assert not mod._schedule(1, edge, 1)[7] and mod._schedule(1, edge + 1, 1)[7]
+    # 2**31 + 5 rows of one element: 2**31 + 5 programs, the fused path, int64
+    assert mod._schedule(BIG, 1, 1) == (4096, 1, "rows", 1, BIG, 4, False, True)
+    # [lanes, cols] kernel: 2**31 + 5 columns k
+    assert mod._schedule(1, 2, BIG)[2:] == ("cols", 16, -(-BIG // 16), 4, False, True)
+    # rows near the limit: R + BLOCK (or the finish pass's FINISH_BLOCK) must fit
+    assert not mod._schedule(2**31 - 1 - 128, 1, 1)[7] and mod._schedule(2**31 - 128, 1, 1)[7]
+
+
+class _Spy:
+    """Stands for a kernel: records each launch's grid, WIDE (the last positional argument)
+    and the one before it (the fused kernels' PID0, the others' NUM_CHUNKS), runs nothing."""
+
+    def __init__(self):
+        self.launches = []
+
+    def __getitem__(self, grid):
+        return lambda *args, **kw: self.launches.append((grid, args[-1], args[-2]))
+
+
+@pytest.mark.parametrize("op", ["sum", "argmax"])
+def test_sizes_beyond_int32_launch_with_int64_indices(gen, monkeypatch, op):
+    mod = load_module(op, "cuda", root=gen)
+    spies = {}
+    for name in [n for n in vars(mod) if n.startswith("_k_")]:
+        spies[name] = _Spy()
+        monkeypatch.setattr(mod, name, spies[name])
+    fn = getattr(mod, op)
+    # a (1, 2**31 + 5) tensor without allocating 8 GB: an expanded view; nothing runs
+    assert fn(torch.zeros(1).expand(1, BIG), 1).shape == (1,)
+    assert spies["_k_rows_partial0"].launches == [((524289, 1), True, 524289)]  # NUM_CHUNKS last
+    assert spies["_k_finish0"].launches[0][0:2] == ((1,), True)
+    assert not spies["_k_rows_fused"].launches
+    if op == "sum":  # x.sum() of every element
+        assert fn(torch.zeros(1).expand(2, BIG)).shape == ()
+        assert spies["_k_rows_partial0"].launches[-1][0] == (-(-2 * BIG // 4096), 1)
+
+
+def test_more_programs_than_grid_axis_0_launch_in_slices(gen, monkeypatch):
+    mod = load_module("sum", "cuda", root=gen)
+    monkeypatch.setattr(mod, "SPLIT_BELOW", 0)
+    monkeypatch.setattr(mod, "_k_rows_fused", spy := _Spy())
+    mod.sum(torch.zeros(1).expand(BIG, 3), 1)  # 2**31 + 5 programs of one row
+    assert [(g, pid0) for g, _, pid0 in spy.launches] == [((2**31 - 1,), 0), ((6,), 2**31 - 1)]
+    assert all(wide for _, wide, _ in spy.launches)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "argmax", "softmax", "var", "layer_norm"])
+@pytest.mark.parametrize("path", ["split", "fused"])
+def test_int64_indices_are_bitwise_the_int32_path(gen, monkeypatch, op, path):
+    """WIDE changes integer index arithmetic only: forced on small shapes, every output is
+    bitwise the int32 kernels' (rows and cols kernel shapes, split and fused paths)."""
+    mod = load_module(op, "cuda", root=gen)
+    fn = getattr(mod, op)
+    monkeypatch.setattr(mod, "SPLIT_BELOW", 1 << 62 if path == "split" else 0)
+    x = _x(3, 9000, 2).to(torch.bfloat16)
+    x[1, 8500] = 50.0  # argmax in the last chunk
+    # dim 1 of [3, 9000]: the [rows, lanes] kernel; of [3, 9000, 2]: the [lanes, cols] kernel
+    if op == "layer_norm":
+        calls = [(x[:, :, 0].contiguous(), None, None), (x, None, None, 1)]
+    else:
+        calls = [(x[:, :, 0], 1), (x, 1)]
+    narrow = [fn(*c) for c in calls]
+    monkeypatch.setattr(mod, "_needs_int64", lambda *sizes: True)
+    wide = [fn(*c) for c in calls]
+    for a, b in zip(narrow, wide, strict=True):
+        a, b = (a, b) if isinstance(a, tuple) else ((a,), (b,))  # layer_norm: (y, mean, rstd)
+        assert len(a) == len(b) and all(torch.equal(u, v) for u, v in zip(a, b, strict=True))
+
+
+def test_forcing_wide_is_never_served_by_a_narrow_binding(gen, monkeypatch):
+    """On a GPU, _go reuses a bound launcher per positional signature: WIDE is positional
+    (not in consts), so an int64 call never takes the int32 kernel bound for the same sizes."""
+    mod = load_module("sum", "cuda", root=gen)
+    log = []
+
+    class Compiled:
+        function, packed_metadata = "fn", "meta"
+
+        def run(self, *a):
+            log.append(("bound", a[-4]))  # WIDE, before the constexprs BLOCK, LANES, LOG2_LANES
+
+    class Kernel:
+        params = [type("P", (), {"name": n, "default": None})() for n in ("BLOCK", "LANES", "LOG2_LANES")]
+
+        def __getitem__(self, grid):
+            def launch(*args, **consts):
+                log.append(("triton", args[-1]))
+                return Compiled()
+            return launch
+
+    Kernel.params = [None] * 15 + Kernel.params  # 15 positional arguments, then the constexprs
+    monkeypatch.setattr(mod, "_INTERPRET", False)
+    monkeypatch.setattr(mod, "_raw_stream", lambda device: 7)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(mod, "_k_rows_fused", Kernel())
+    monkeypatch.setattr(mod, "SPLIT_BELOW", 0)
+    mod._BOUND.clear()
+    x, out = _x(2, 50), torch.empty(2, 1)
+    for _ in range(2):  # (the launch itself: the public function refuses CPU tensors on a "GPU")
+        mod._launch(x, (50, 1, 1), out, 2, 50, 1)
+    monkeypatch.setattr(mod, "_needs_int64", lambda *sizes: True)
+    for _ in range(2):
+        mod._launch(x, (50, 1, 1), out, 2, 50, 1)
+    assert log == [("triton", False), ("bound", False), ("triton", True), ("bound", True)]
+    mod._BOUND.clear()
+
+
+def test_more_chunks_than_grid_axis_0_take_the_fused_path(gen, monkeypatch):
+    mod = load_module("sum", "cuda", root=gen)
     x = _x(2, 9000)  # 3 chunks of 4096, 2 rows: the split path
     split = mod.sum(x, 1)
-    monkeypatch.setattr(mod, "_MAX_GRID_1", 2)  # as if 3 chunks were more than CUDA's 65535
-    fused = mod.sum(x, 1)
+    monkeypatch.setattr(mod, "_MAX_GRID_0", 2)  # as if 3 chunks were more than CUDA's 2**31 - 1
+    assert mod._schedule(2, 9000, 1)[6] is False
+    fused = mod.sum(x, 1)  # and 2 programs per slice on the fused path
     monkeypatch.setattr(mod, "SPLIT_BELOW", 0)
     assert torch.equal(split, fused) and torch.equal(fused, mod.sum(x, 1))
+    monkeypatch.setattr(mod, "_MAX_GRID_0", 1)  # 2 programs in 2 slices of 1: PID0 = 0, 1
+    assert torch.equal(split, mod.sum(x, 1))
+
+
+@pytest.fixture(scope="module")
+def ascend_gen(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("gen_ascend")
+    for op in ("sum", "argmax"):
+        assert main(["build", str(ROOT / "specs" / f"{op}.red"), "--target", "ascend", "--out", str(out),
+                     "--no-empirical", "-q"]) == 0
+    return out
+
+
+@pytest.mark.parametrize("op", ["sum", "argmax"])
+@pytest.mark.parametrize("shape, dim", [((1, 2**31), 1), ((2**31, 1), 1), ((2, 2**31), 0)])
+def test_ascend_refuses_sizes_beyond_int32_before_any_launch(ascend_gen, monkeypatch, op, shape, dim):
+    mod = load_module(op, "ascend", root=ascend_gen)
+    monkeypatch.setenv("REDGEN_ASCEND_CORES", "40")
+    monkeypatch.setattr(mod, "_launch", lambda *a: pytest.fail("launched"))
+    with pytest.raises(ValueError, match=r"ascend kernels .* int32"):
+        getattr(mod, op)(torch.zeros(1).expand(*shape), dim)
+    mod._check_size(op, 1, 2**31 - 1, 1)  # the largest it takes
 
 
 # --- interpreter warnings ------------------------------------------------------------------------

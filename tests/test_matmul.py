@@ -21,7 +21,7 @@ from generated.cuda import addmm as addmm_mod
 from generated.cuda import bmm as bmm_mod
 from generated.cuda import linear as linear_mod
 from generated.cuda import matmul as mm_mod
-from redgen import contraction, errors, ir
+from redgen import contraction, errors, ir, targets
 from redgen import mode as rmode
 from redgen.parse import parse
 from redgen.pipeline import build_spec, check_spec, plan_spec
@@ -119,13 +119,13 @@ def test_ascend_module_same_bits_as_cuda_and_grid_capped():
     # whatever its core budget (grid = min(tiles, CORES) persistent programs).
     a, b = rand(150, 130), rand(130, 140, seed=1)
     ref = mm_mod.matmul(a, b)
-    assert ascend_mm.CORES == contraction.ASCEND_AI_CORES == 20
+    assert ascend_mm.CORES == targets.ASCEND.cube_cores == 20
     for cores in (1, 3, 20):
         ascend_mm.CORES = cores
         try:
             assert torch.equal(ascend_mm.matmul(a, b), ref), cores
         finally:
-            ascend_mm.CORES = contraction.ASCEND_AI_CORES
+            ascend_mm.CORES = targets.ASCEND.cube_cores
 
 
 # --- language, checker, prover ------------------------------------------------------------
@@ -340,3 +340,30 @@ c = s + g
     with pytest.raises(errors.BadAxis, match="needs the axis 'M' or 'N'") as e:
         check_spec(spec_file(tmp_path, body))
     assert (e.value.loc.line, e.value.loc.col) == (4, 1)
+
+
+def test_interpreter_dot_order_does_not_depend_on_the_tile_rows():
+    """The interpreter's tl.dot is numpy's BLAS, whose order follows the tile's shape (OpenBLAS
+    0.3.31: a 16-row and a 64-row tile give other bits). conftest installs the fixed k-order dot
+    the build's empirical check uses (redgen/interpreter_dot.py); the first rows of a 64-row tile
+    must equal a 16-row tile's bitwise, and be the sum in k order."""
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def _k(a_ptr, b_ptr, c_ptr, bm: tl.constexpr, k: tl.constexpr, bn: tl.constexpr):
+        rm, rk, rn = tl.arange(0, bm), tl.arange(0, k), tl.arange(0, bn)
+        a = tl.load(a_ptr + rm[:, None] * k + rk[None, :])
+        b = tl.load(b_ptr + rk[:, None] * bn + rn[None, :])
+        tl.store(c_ptr + rm[:, None] * bn + rn[None, :], tl.dot(a, b, tl.zeros((bm, bn), tl.float32)))
+
+    gen = torch.Generator().manual_seed(3)
+    a, b = torch.randn(64, 64, generator=gen), torch.randn(64, 32, generator=gen)
+    c64, c16 = torch.empty(64, 32), torch.empty(16, 32)
+    _k[(1,)](a, b, c64, bm=64, k=64, bn=32)
+    _k[(1,)](a[:16].contiguous(), b, c16, bm=16, k=64, bn=32)
+    assert torch.equal(c64[:16], c16)
+    in_k_order = torch.zeros(64, 32)
+    for k in range(64):
+        in_k_order = in_k_order + a[:, k:k + 1] * b[k:k + 1, :]
+    assert torch.equal(c64, in_k_order)

@@ -36,7 +36,7 @@ def test_every_combiner_is_complete():
         assert c.kind in combiners.KINDS, c.name
         assert c.body and c.body[-1].startswith("return "), c.name
         assert len(c.results) >= 1 and all(0 <= k < len(c.state) for k in c.results), c.name
-        assert all(s.dtype in ("f32", "i32") for s in c.state), c.name
+        assert all(s.dtype in ("f32", "index") for s in c.state), c.name
         # the body reads only its parameters a0.., b0.. (the template names them so)
         params = {f"{p}{j}" for p in "ab" for j in range(len(c.state))}
         used = set(re.findall(r"\b[ab]\d\b", "\n".join(c.body)))

@@ -1,0 +1,70 @@
+"""A small Hugging Face Llama's generate time with and without redgen.batch_invariant().
+
+    python benchmarks/model_bench.py            # GPU: 4 layers, hidden 2048, bf16, batch 8, 512-token prompts
+
+The model is built from a config (random weights, nothing downloaded; examples/
+llama_invariance.py builds it). Greedy decoding of NEW tokens with a KV cache, timed after
+a warm-up, plain torch and then inside the mode; prints both times, their ratio (issue 12's
+goal: at most 1.1x), what the mode routed and whether the tokens agree.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "examples"))
+
+from llama_invariance import Setup, build, generate  # noqa: E402
+
+SETUP = Setup(hidden=2048, layers=4, heads=16, kv_heads=4, intermediate=5632, vocab=32000, prompt=512, new=64,
+              batches=(8,), dtype="bfloat16", device="cuda")
+
+
+def timed(model, ids, new: int, reps: int = 3) -> tuple[float, object]:
+    import torch
+
+    generate(model, ids, 4)  # warm-up: compiles every kernel of prefill and decode
+    best, toks = float("inf"), None
+    for _ in range(reps):
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        toks, _ = generate(model, ids, new)
+        torch.cuda.synchronize()
+        best = min(best, time.perf_counter() - t)
+    return best, toks
+
+
+def main() -> int:
+    import torch
+
+    import redgen
+
+    s = SETUP
+    model = build(s)
+    g = torch.Generator(device="cuda").manual_seed(1)
+    ids = torch.randint(0, s.vocab, (s.batches[0], s.prompt), device="cuda", generator=g)
+    plain, toks_plain = timed(model, ids, s.new)
+    from redgen import mode
+
+    before = mode.call_counts()
+    with redgen.batch_invariant():
+        routed, toks_routed = timed(model, ids, s.new)
+    calls = dict(mode.call_counts() - before)
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print(f"Llama {s.layers} layers, hidden {s.hidden}, {s.dtype}, batch {s.batches[0]}, prompt {s.prompt}, "
+          f"{s.new} new tokens (best of 3)")
+    print("| run | generate s | tokens/s |\n| --- | --- | --- |")
+    n = s.batches[0] * s.new
+    print(f"| plain torch | {plain:.3f} | {n / plain:.0f} |")
+    print(f"| redgen.batch_invariant() | {routed:.3f} | {n / routed:.0f} |")
+    print(f"ratio (mode / plain): {routed / plain:.2f}x; tokens equal: {torch.equal(toks_plain, toks_routed)}")
+    print(f"routed calls (warm-up and 3 timed runs): {calls}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
