@@ -207,6 +207,9 @@ class _Checker:
 
     def st_ReduceStmt(self, st: S.ReduceStmt):
         self.need_inputs(st.pos, "a reduction")
+        if st.extra:  # `(a, b) = ...` binds several results: only softmax_stats has them
+            self.fail(err.BadArity, f"'{st.combiner.text}' here gives one result: bind one name, not "
+                      f"{1 + len(st.extra)}", st.name.pos)
         q, k, v = (i.name.text for i in self.inputs)
         if self.scores is None:
             if st.axis.text != self.axis(2):

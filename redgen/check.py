@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import math
 
+from . import combiners, functions, ir, sym
 from . import errors as err
-from . import functions, ir, sym
 from . import syntax as S
 from .errors import Loc, did_you_mean
 from .names import op_name_problem
@@ -116,7 +116,7 @@ class _Checker:
                 self.fail(err.IntegerMisuse, f"'{e.id}' is an integer input ({self._input(e.id).dtypes[0]}): it "
                           f"holds positions along the reduce axis, not values; it can only be a gather index "
                           f"('x[{e.id}]') or compared ('{e.id} == -100')", e.pos)
-            if kind == "reduce" and self._reduction(e.id).combiner in ir.ARG_COMBINERS:
+            if kind == "reduce" and self._reduction(e.id).index:
                 comb = self._reduction(e.id).combiner
                 self.fail(err.IndexMisuse, f"'{e.id}' is the index {comb} yields, not a value: it can only be "
                           f"assigned as it is to an i64 output ('y = {e.id}')", e.pos)
@@ -194,7 +194,7 @@ class _Checker:
         return next(v for v in self.locals if v.name == name)
 
     def _reduction(self, name: str) -> ir.Reduction:
-        return next(r for r in self.reductions if r.name == name)
+        return next(r for r in self.reductions if name in r.names)
 
     def _reads_data(self, e: ir.E) -> bool:
         """Whether `e` reads a reduction or an input, through locals."""
@@ -206,7 +206,7 @@ class _Checker:
     def _index_ref(self, e: S.Expr) -> ir.Ref | None:
         """`e` as the bare name of an argmax/argmin reduction, else None."""
         if isinstance(e, S.Name) and self.names.get(e.id) == "reduce":
-            if self._reduction(e.id).combiner in ir.ARG_COMBINERS:
+            if self._reduction(e.id).index:
                 return ir.Ref("reduce", e.id)
         return None
 
@@ -332,11 +332,20 @@ class _Checker:
         if st.more:
             self.fail(err.BadArity, f"{st.combiner.text}() takes 1 argument, got {1 + len(st.more)}",
                       st.combiner.pos)
+        comb = combiners.get(st.combiner.text)
+        names = (st.name, *st.extra)
+        if len(names) != comb.arity:
+            want = ("one name ('s = ...')" if comb.arity == 1
+                    else f"{comb.arity} names in parentheses ('({', '.join('ms'[:comb.arity])}) = ...')")
+            self.fail(err.BadArity, f"{comb.name}() gives {comb.arity} result(s): bind {want}, not "
+                      f"{len(names)}", st.name.pos)
         e = self.expr(st.expr)
         stage = self.stage(e)
-        self.declare(st.name, "reduce")
-        self.stage_of[st.name.text] = stage + 1
-        self.reductions.append(ir.Reduction(st.name.text, axis, st.combiner.text, e, stage, self.loc(st.pos)))
+        for t in names:
+            self.declare(t, "reduce")
+            self.stage_of[t.text] = stage + 1
+        self.reductions.append(ir.Reduction(st.name.text, axis, st.combiner.text, e, stage, self.loc(st.pos),
+                                            tuple(t.text for t in st.extra)))
 
     def st_AssignStmt(self, st: S.AssignStmt):
         name = st.name.text
@@ -482,7 +491,7 @@ class _Checker:
             outputs.append(ir.Output(d.name.text, got, like, None if d.like else d.dtype.text, e, loc, mapped))
         last = max(r.stage for r in self.reductions)
         for r in self.reductions:
-            if r.combiner in ir.ARG_COMBINERS and r.stage != last:
+            if r.index and r.stage != last:
                 raise err.IndexMisuse(f"'{r.name}' ({r.combiner}) runs in stage {r.stage + 1} of {last + 1}: an "
                                       f"index reduction must be in the last stage (its index is not carried "
                                       f"to later reductions)", r.loc, self.spec.source)
@@ -509,7 +518,7 @@ class _Checker:
     def _check_out_dtype(self, d: S.OutputDecl, e: ir.E) -> None:
         """An i64 output holds exactly an argmax/argmin index; an index goes to an i64 output only."""
         index = (isinstance(e, ir.Ref) and e.kind == "reduce"
-                 and self._reduction(e.name).combiner in ir.ARG_COMBINERS)
+                 and self._reduction(e.name).index)
         is_i64 = not d.like and d.dtype.text in ir.INDEX_DTYPES
         if is_i64 and not index:
             self.fail(err.DtypeMismatch, f"output '{d.name.text}' is {d.dtype.text}, an index type: only an "

@@ -75,6 +75,9 @@ class _ContractionChecker(_Checker):
         self.inputs.append(ir.Input(st.name.text, tuple(a.text for a in st.axes), dtypes, self.loc(st.pos)))
 
     def st_ReduceStmt(self, st: S.ReduceStmt):  # noqa: N802 - dispatched by statement class name
+        if st.extra:  # `(a, b) = ...` binds several results: only softmax_stats has them
+            self.fail(err.BadArity, f"'{st.combiner.text}' here gives one result: bind one name, not "
+                      f"{1 + len(st.extra)}", st.name.pos)
         if self.reductions:
             self.fail(err.BadExpr, "a contraction has one reduce statement (the product's sum); write the rest "
                       "as an element-wise epilogue", st.pos)

@@ -7,13 +7,13 @@ templates only format. Output is byte-identical for identical inputs.
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
-from . import __version__, ir, targets
+from . import __version__, combiners, ir, targets
 from .errors import MissingTemplates
 from .exprs import helpers, inputs_read, locals_read, reductions_read, render, stage_needed
 from .names import usable
@@ -67,10 +67,6 @@ def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str) -> Fp8Ct
 
 FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn"),
        "f8e5m2": _fp8(2, -14, ir.FP8_MAX["f8e5m2"], "inf", "torch.float8_e5m2")}
-# argmax/argmin: the identity of the value half of their (value, index) pairs; the
-# index half starts at INT32_MAX, above every index, so any element wins a tie with it.
-IDENTITY = {"sum": "0.0", "max": 'float("-inf")', "min": 'float("inf")',
-            "argmax": 'float("-inf")', "argmin": 'float("inf")'}
 
 
 
@@ -87,15 +83,49 @@ class ValueCtx:
 
 
 @dataclass(frozen=True)
+class StateCtx:
+    """One component of a reduction's state (combiners.Component), named and placed."""
+
+    acc: str  # the [tile] accumulator of a chunk
+    part: str  # a chunk's partial, after the lane tree
+    tot: str  # the row's total, after the chunks
+    dtype: str  # tl.float32 | tl.int32
+    identity: str
+    ws: str  # the split path's workspace of its dtype: ws (float32) | iws (int32)
+    slot: int  # its row in that workspace, within its stage
+    tot_slot: int | None  # its row in the totals buffer (float32 components); None: not stored
+
+
+@dataclass(frozen=True)
 class ReductionCtx:
     name: str
-    index: int  # global index (totals buffer row)
-    slot: int  # index within its stage (workspace row)
+    index: int  # global index of the reduction
     combiner: str
-    identity: str
-    expr: dict[str, str]  # kernel shape -> element expression
-    arg: bool = False  # argmax/argmin: (value, index) accumulators, the index is the result
+    state: tuple[StateCtx, ...]
+    # The state as argument lists: "r_0_acc, r_0_iacc" ...; per kernel shape, the element
+    # lifted into a state, masked elements the identity; the accumulators as the tree takes
+    # them (transposed for the cols kernel, whose tile has the lanes first).
+    accs: str
+    parts: str
+    tots: str
+    lifts: dict[str, str]
+    tree_args: dict[str, str]
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
+
+
+@dataclass(frozen=True)
+class CombinerCtx:
+    """A combiner's Triton functions: `_<name>(a0, .., b0, ..)` (combiners.Combiner.body)
+    and `_tree_<name>(v0, .., ...)`, the pairwise lane tree over its state."""
+
+    name: str
+    params: str  # "a0, a1, b0, b1"
+    doc: tuple[str, ...]
+    body: tuple[str, ...]
+    values: str  # "v0, v1": the tree's state
+    splits: tuple[tuple[str, str, str], ...]  # (a_j, b_j, v_j) per component
+    rows_out: str  # what the cuda tree returns: each component reshaped to [ROWS]
+    tree: tuple[str, ...] = ()  # the combiner's own lane-tree body (combiners.Combiner.tree); () the pairwise one
 
 
 @dataclass(frozen=True)
@@ -164,7 +194,7 @@ class ModuleCtx:
     final_row_locals: tuple[ValueCtx, ...]
     stages: tuple[StageCtx, ...]
     kernels: tuple[KernelCtx, ...]
-    combiners: tuple[str, ...]
+    combiners: tuple[CombinerCtx, ...]
     lanes: int
     log2_lanes: int
     chunk: str  # python source over N
@@ -172,7 +202,8 @@ class ModuleCtx:
     split_below: int
     finish_block: int
     copy_rule: str
-    n_reductions: int
+    n_totals: int  # rows of the split path's totals buffer (float32 state components)
+    ws_slots: int  # float32 workspace rows per stage (split path)
     # outputs over the reduce axis (mapped) and what their element-wise sweep needs
     reduced: tuple[OutputCtx, ...] = ()
     mapped: tuple[OutputCtx, ...] = ()
@@ -184,12 +215,13 @@ class ModuleCtx:
     # ascend only (the cuda templates never read them)
     cores: int | None = None  # fixed core budget; None: `cores auto`
     ub: object = None  # plan.UBUsage
-    # argmax/argmin (both targets)
-    arg_slots: int = 0  # index workspace rows per stage (split path); 0: no index reduction
+    # int32 state components (argmax/argmin indices)
+    arg_slots: int = 0  # int32 workspace rows per stage (split path); 0: none
     index_op: bool = False  # every output is an index: the launcher takes no `dtype=`
     # An output is a reduction torch has no value for over an empty axis (max, min,
     # argmax, argmin): the launcher raises, naming this combiner. None: it computes.
     empty_raises: str | None = None
+    index_extreme: str = ""  # an index op: "maximum" / "minimum", the value its index points at
     # The public launcher: its signature and how it calls _run (over emitter names).
     signature: str = ""
     run_params: str = ""
@@ -248,15 +280,16 @@ def _namer(op: ir.Op, shape: str | None, names: Names):
             return "N"
         if r.kind == "pos":  # the element's position along the reduce axis (both targets name it n)
             return f"n{_POS_BCAST[shape]}"
+        if r.kind == "reduce":  # one of the names a reduction binds: its state component's total
+            red, comp = op.result(r.name)
+            suffix = _BCAST[shape] if shape else ""
+            return f"{names('reduce', red.name)}_{red.spec.state[comp].suffix}tot{suffix}"
         own = names(r.kind, r.name)
         if r.kind == "param":
             return own
         if r.kind == "input":
             return f"{own}_v"
         suffix = _BCAST[shape] if shape else ""
-        if r.kind == "reduce":
-            arg = next(x for x in op.reductions if x.name == r.name).combiner in ir.ARG_COMBINERS
-            return f"{own}_{'itot' if arg else 'tot'}{suffix}"
         return f"{own}_v" if shape and op.local(r.name).per_element else f"{own}_row{suffix}"
 
     return name
@@ -340,8 +373,7 @@ def _elem_locals(op: ir.Op, vs: list[ir.Local], shapes: list[str], names: Names)
 
 
 def _is_index(op: ir.Op, e: ir.E) -> bool:
-    return (isinstance(e, ir.Ref) and e.kind == "reduce"
-            and next(r for r in op.reductions if r.name == e.name).combiner in ir.ARG_COMBINERS)
+    return isinstance(e, ir.Ref) and e.kind == "reduce" and op.reduction(e.name).index
 
 
 def _empty_raises(op: ir.Op) -> str | None:
@@ -353,9 +385,9 @@ def _empty_raises(op: ir.Op) -> str | None:
         while isinstance(e, ir.Ref) and e.kind == "local":
             e = op.local(e.name).expr
         if isinstance(e, ir.Ref) and e.kind == "reduce":
-            comb = next(r for r in op.reductions if r.name == e.name).combiner
-            if comb in ir.NO_IDENTITY:
-                return comb
+            red = op.reduction(e.name)
+            if red.spec.empty_raises:
+                return red.combiner
     return None
 
 
@@ -372,20 +404,73 @@ def _output(op: ir.Op, o: ir.Output, shapes: list[str], names: Names) -> OutputC
                      index=_is_index(op, o.expr), spec=o.name, line=o.loc.line)
 
 
+_WORKSPACE = {"f32": "ws", "index": "iws"}
+
+
+def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Target) -> list[ReductionCtx]:
+    """Every reduction's state, named and placed (workspace rows per stage, totals rows),
+    stage by stage; each element lifted into a state as its combiner's record says. An
+    index component takes the target's index type and identity (targets.Target.index_*)."""
+    types = {"f32": "tl.float32", "index": target.index_type}
+    out = []
+    tot_slot = 0
+    for stage in range(op.stages):
+        slots = dict.fromkeys(_WORKSPACE.values(), 0)
+        for i, r in enumerate(op.reductions):
+            if r.stage != stage:
+                continue
+            own = names("reduce", r.name)
+            spec = r.spec
+            state = []
+            for comp in spec.state:
+                if comp.identity == combiners.INDEX_MAX:
+                    comp = replace(comp, identity=target.index_max)
+                ws = _WORKSPACE[comp.dtype]
+                stored = comp.dtype == "f32"  # later stages and the map kernel read float totals only
+                state.append(StateCtx(f"{own}_{comp.suffix}acc", f"{own}_{comp.suffix}part",
+                                      f"{own}_{comp.suffix}tot", types[comp.dtype], comp.identity, ws,
+                                      slots[ws], tot_slot if stored else None))
+                slots[ws] += 1
+                tot_slot += stored
+            lifts, tree = {}, {}
+            for sh in shapes:
+                v = render(r.expr, _namer(op, sh, names))
+                n = f"n{_POS_BCAST[sh]}"
+                lifts[sh] = ", ".join(f"tl.where(ok, {c.lift.format(v=v, n=n)}, {st.identity})"
+                                      for c, st in zip(spec.state, state, strict=True))
+                tree[sh] = ", ".join(st.acc if sh == "rows" else f"tl.trans({st.acc})" for st in state)
+            out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
+                                    ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
+                                    lifts, tree, r.loc.line))
+    return out
+
+
+def _combiner(c: combiners.Combiner) -> CombinerCtx:
+    k = range(len(c.state))
+    return CombinerCtx(
+        name=c.name, params=", ".join([f"a{j}" for j in k] + [f"b{j}" for j in k]), doc=c.doc, body=c.body,
+        values=", ".join(f"v{j}" for j in k), splits=tuple((f"a{j}", f"b{j}", f"v{j}") for j in k),
+        rows_out=", ".join(f"tl.reshape(v{j}, [ROWS])" for j in k), tree=c.tree,
+    )
+
+
+def _used_combiners(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The combiners a module defines: those its reductions use and those their lane trees call."""
+    out: set[str] = set()
+    todo = list(names)
+    while todo:
+        c = todo.pop()
+        if c not in out:
+            out.add(c)
+            todo.extend(combiners.get(c).tree_uses)
+    return tuple(sorted(out))
+
+
 def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
-    reductions = []
-    for s in range(op.stages):
-        slot = 0
-        for i, r in enumerate(op.reductions):
-            if r.stage == s:
-                reductions.append(ReductionCtx(
-                    names("reduce", r.name), i, slot, r.combiner, IDENTITY[r.combiner],
-                    {sh: render(r.expr, _namer(op, sh, names)) for sh in shapes}, r.combiner in ir.ARG_COMBINERS,
-                    r.loc.line))
-                slot += 1
+    reductions = _reductions(op, shapes, names, targets.get(plan.target))
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)
@@ -432,11 +517,12 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         stages=tuple(stages),
         kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(sizes), kn.num_warps)
                       for kn in plan.kernels),
-        combiners=tuple(sorted(set(order.combiners))),
+        combiners=tuple(_combiner(combiners.get(c)) for c in _used_combiners(order.combiners)),
         lanes=lanes, log2_lanes=lanes.bit_length() - 1,
         chunk=order.chunk.py(sizes), num_chunks=order.num_chunks.py(sizes),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
-        n_reductions=len(op.reductions),
+        n_totals=sum(st.tot_slot is not None for rc in reductions for st in rc.state),
+        ws_slots=max((sum(st.ws == "ws" for rc in sc.reductions for st in rc.state) for sc in stages), default=0),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
         map_inputs=tuple(names("input", i) for i in map_inputs),
         map_elem_locals=_elem_locals(op, map_elem, shapes, names),
@@ -446,8 +532,10 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         reduced_reads=tuple(sorted(names("reduce", r)
                                    for r in reductions_read([o.expr for o in op.outputs if not o.mapped], op))),
         cores=plan.cores, ub=plan.ub,
-        arg_slots=max((sum(rc.arg for rc in st.reductions) and len(st.reductions) for st in stages), default=0),
+        arg_slots=max((sum(st.ws == "iws" for rc in sc.reductions for st in rc.state) for sc in stages),
+                      default=0),
         index_op=index_op, empty_raises=_empty_raises(op),
+        index_extreme=next((r.spec.extreme for r in op.reductions if r.index), ""),
         signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,
         launch_options=targets.get(plan.target).launch_options,
         helpers=helpers([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])

@@ -71,7 +71,7 @@ def stage_needed(e: ir.E, op: ir.Op) -> int:
     need = 0
     for r in ir.refs(e):
         if r.kind == "reduce":
-            need = max(need, next(x.stage for x in op.reductions if x.name == r.name) + 1)
+            need = max(need, op.reduction(r.name).stage + 1)
         elif r.kind == "local":
             need = max(need, stage_needed(op.local(r.name).expr, op))
     return need
@@ -108,8 +108,9 @@ def locals_read(exprs: list[ir.E], op: ir.Op) -> list[ir.Local]:
 
 
 def reductions_read(exprs: list[ir.E], op: ir.Op) -> set[str]:
-    """Names of the reductions the expressions read, directly or through locals."""
+    """Names of the reductions the expressions read, directly or through locals (a
+    reduction binding several names, `(m, s) = softmax_stats(x)`, by its first)."""
     found = {r.name for e in exprs for r in ir.refs(e) if r.kind == "reduce"}
     for v in locals_read(exprs, op):
         found |= {r.name for r in ir.refs(v.expr) if r.kind == "reduce"}
-    return found
+    return {op.reduction(n).name for n in found}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import combiners as _combiners
 from . import functions as _functions
 from .errors import Loc
 from .sym import SExpr
@@ -28,12 +29,8 @@ INPUT_DTYPES = DTYPES + INT_DTYPES
 FP8_DTYPES = ("f8e4m3", "f8e5m2")
 FP8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 OUT_DTYPES = DTYPES + FP8_DTYPES + INDEX_DTYPES
-COMBINERS = ("sum", "max", "min", "argmax", "argmin")
-# Combiners whose result is an index into the reduce axis (an i64 output), not a value.
-ARG_COMBINERS = ("argmax", "argmin")
-# Combiners torch gives no value for over an empty reduce axis (it raises): an output
-# that is such a reduction makes the launcher raise when the reduce axis is empty.
-NO_IDENTITY = ("max", "min", "argmax", "argmin")
+# The combiners and all that is known of each: redgen/combiners.py (one table).
+COMBINERS = tuple(_combiners.COMBINERS)
 # name -> number of arguments (the table itself: redgen/functions.py)
 FUNCTIONS = {name: f.arity for name, f in _functions.FUNCTIONS.items()}
 
@@ -95,7 +92,10 @@ class Param:
 
 @dataclass(frozen=True)
 class Reduction:
-    """`reduce <axis>: name = combiner(expr)`; stage 0 reads no other reduction."""
+    """`reduce <axis>: name = combiner(expr)`; stage 0 reads no other reduction.
+
+    `reduce N: (m, s) = softmax_stats(x)` is one reduction (one state, one pass) binding
+    two names: name is m, extra (s,); a Ref to either is resolved by Op.result."""
 
     name: str
     axis: str
@@ -103,6 +103,20 @@ class Reduction:
     expr: E
     stage: int
     loc: Loc
+    extra: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.extra)
+
+    @property
+    def spec(self) -> _combiners.Combiner:
+        return _combiners.get(self.combiner)
+
+    @property
+    def index(self) -> bool:
+        """Its result is an index into the reduce axis (argmax/argmin), not a value."""
+        return self.spec.index
 
 
 @dataclass(frozen=True)
@@ -192,6 +206,17 @@ class Op:
 
     def local(self, name: str) -> Local:
         return next(v for v in self.locals if v.name == name)
+
+    def reduction(self, name: str) -> Reduction:
+        """The reduction that binds `name` (any of its names)."""
+        return self.result(name)[0]
+
+    def result(self, name: str) -> tuple[Reduction, int]:
+        """The reduction binding `name` and the state component that name is."""
+        for r in self.reductions:
+            if name in r.names:
+                return r, r.spec.results[r.names.index(name)]
+        raise KeyError(name)
 
 
 # --- contractions (redgen/contraction_check.py builds these) -------------------

@@ -130,7 +130,14 @@ class _ToSyntax(Transformer):
         return S.AccDecl(_tok(c[0]), self._p(meta))
 
     def reduce_stmt(self, meta, c):
-        return S.ReduceStmt(_tok(c[0]), _tok(c[1]), _tok(c[2]), c[3], self._p(meta), tuple(c[4:]))
+        names = c[1]
+        return S.ReduceStmt(_tok(c[0]), names[0], _tok(c[2]), c[3], self._p(meta), tuple(c[4:]), tuple(names[1:]))
+
+    def one_name(self, meta, c):
+        return [_tok(c[0])]
+
+    def name_tuple(self, meta, c):
+        return [_tok(t) for t in c]
 
     def assign_stmt(self, meta, c):
         return S.AssignStmt(_tok(c[0]), c[1], self._p(meta))

@@ -178,7 +178,10 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int, t: targets.Target = targets
     Counted per tile element: 4 per f32 accumulator of the stage; per input loaded in the
     stage its dtype size, plus 4 for its f32 copy when it is not f32; 4 per element-wise
     local; 4 for one temporary (the masked value in the loop, a tree half after it); per
-    argmax/argmin reduction 8 more: its int32 index accumulator and the masked index.
+    reduction what its combiner's record says its other state components and combine
+    temporaries take (combiners.Combiner.ub_extra: argmax/argmin 8, their int32 index
+    accumulator and the masked index; softmax_stats 16, its scaled sum, the lifted 1.0
+    tile, the new max and the rescale factors).
     """
     worst = None
     ints = {i.name for i in op.inputs if i.integer}  # int64 tiles, never copied to float32
@@ -190,12 +193,13 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int, t: targets.Target = targets
             names = sorted({i for r in reds for i in inputs_read(r.expr, op)})
             locals_ = [v for v in locals_read([r.expr for r in reds], op) if v.per_element]
             load = sum(8 if name in ints else DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for name in names)
-            args = sum(r.combiner in ir.ARG_COMBINERS for r in reds)
-            b = 4 * len(reds) + 8 * args + load + 4 * len(locals_) + 4
+            extra = sum(r.spec.ub_extra for r in reds)
+            b = 4 * len(reds) + extra + load + 4 * len(locals_) + 4
             if b > per:
                 per = b
                 parts = (f"{len(reds)} f32 accumulator(s), {len(names)} {dt} input tile(s)"
-                         + (f", {args} int32 index accumulator(s) + masked indices" if args else "")
+                         + "".join(f", {r.spec.ub_extra} bytes of {r.combiner} state and temporaries"
+                                   for r in reds if r.spec.ub_extra)
                          + (" + their f32 copies" if dt != "f32" else "")
                          + (f", {len(locals_)} element-wise local(s)" if locals_ else "") + ", 1 temporary")
         if op.mapped:

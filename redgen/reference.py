@@ -65,7 +65,8 @@ class _Eval:
         elif r.kind == "local":
             v = self.expr(self.op.local(r.name).expr)
         elif r.kind == "reduce":
-            v = self.reduce(next(x for x in self.op.reductions if x.name == r.name))
+            red, comp = self.op.result(r.name)
+            v = self.reduce(red)[red.spec.results.index(comp)]
         else:
             raise ValueError(f"unknown reference kind {r.kind!r}")
         self.done[key] = v
@@ -89,20 +90,11 @@ class _Eval:
             return torch.as_tensor(fn(*args), dtype=torch.float64)
         raise ValueError(f"the reference evaluator has no meaning for {e.fn!r} yet: add it to redgen/reference.py")
 
-    def reduce(self, r: ir.Reduction) -> torch.Tensor:
+    def reduce(self, r: ir.Reduction) -> tuple[torch.Tensor, ...]:
+        """Its results in float64, over the whole reduce axis at once: the combiner's own
+        meaning (combiners.Combiner.reference), independent of any combine order."""
         b, a = self.shape_ba()
-        v = self.expr(r.expr).expand(b, self.n, a)
-        if r.combiner == "sum":
-            return v.sum(dim=1, keepdim=True)
-        if r.combiner == "max":
-            return v.amax(dim=1, keepdim=True)
-        if r.combiner == "min":
-            return v.amin(dim=1, keepdim=True)
-        if r.combiner == "argmax":  # the first index of the maximum, NaN above every number
-            return v.argmax(dim=1, keepdim=True)
-        if r.combiner == "argmin":
-            return v.argmin(dim=1, keepdim=True)
-        raise ValueError(f"the reference evaluator has no meaning for combiner {r.combiner!r}")
+        return r.spec.reference(self.expr(r.expr).expand(b, self.n, a))
 
     def shape_ba(self) -> tuple[int, int]:
         b = max(t.shape[0] for t in self.inputs.values())

@@ -128,6 +128,10 @@ class ReduceStmt:
     expr: Expr
     pos: Pos
     more: tuple[Expr, ...] = ()  # further arguments (attention's softmax_sum(s, v))
+    # Further names bound, `(m, s) = softmax_stats(x)`: name is m, extra (s,). A bare
+    # name and a one-name tuple cannot be told apart by the checker, so the grammar
+    # requires two or more names in parentheses.
+    extra: tuple[Tok, ...] = ()
 
 
 @dataclass(frozen=True)

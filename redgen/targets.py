@@ -64,6 +64,11 @@ class Target:
     # for real (FMA contraction, instruction selection: what the interpreter cannot show).
     # Only where that was exercised: cuda (no NPU has been available).
     device_check: bool = False
+    # How a kernel holds an index along the reduce axis (an argmax's state), as Triton source:
+    # its type and the identity above every index. cuda: int64 where the launcher chose WIDE
+    # (sizes past int32), else int32; ascend: int32 (the launcher refuses larger sizes).
+    index_type: str = "tl.int32"
+    index_max: str = "2147483647"
 
     @property
     def persistent(self) -> bool:
@@ -87,6 +92,7 @@ CUDA = Target(
     default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
     empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True,
+    index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",
 )
 
 # triton-ascend on Atlas A2 (910B): 40 vector (AIV) cores on the 910B3/B4, 48 at most;

@@ -27,7 +27,7 @@ import pprint
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import __version__, sym, targets
+from . import __version__, combiners, sym, targets
 from .errors import BadSplit, BadTile, NotInvariant
 from .plan import ORDER_FIELDS, Plan
 
@@ -37,22 +37,11 @@ from .plan import ORDER_FIELDS, Plan
 BOUND = 1 << 40
 BOUND_TEXT = "1..2^40"
 
-# What one combine of each combiner does. The order facts the proof is about (lanes,
-# chunks, tree, chunk combine) are the same for every combiner; an index combiner
-# also fixes which index wins a tie, so its result is a function of the values alone.
-COMBINE_RULES = {
-    "sum": "a + b",
-    "max": "maximum, NaN propagates",
-    "min": "minimum, NaN propagates",
-    "argmax": ("(value, index) pairs: the larger value wins, NaN above every number, equal values "
-               "(and two NaNs) go to the lower index; lane j sees increasing indices, so a strict "
-               "comparison keeps the first; the pair order is total, so every combine order gives "
-               "the first index of the maximum, as torch.argmax"),
-    "argmin": ("(value, index) pairs: the smaller value wins, NaN below every number, equal values "
-               "(and two NaNs) go to the lower index; lane j sees increasing indices, so a strict "
-               "comparison keeps the first; the pair order is total, so every combine order gives "
-               "the first index of the minimum (or of the first NaN), as torch.argmin"),
-}
+# What one combine of each combiner does: redgen/combiners.py (Combiner.rule, .kind). The
+# order facts the proof is about (lanes, chunks, tree, chunk combine) are the same for every
+# combiner; a combiner whose state is more than one value (an index pair, the online-softmax
+# pair) has its combine rule written into the certificate, since that rule is part of what
+# makes its result a function of the order alone.
 
 
 @dataclass(frozen=True)
@@ -329,11 +318,12 @@ def prove(plan: Plan) -> Certificate:
     if o.atomic:
         raise NotInvariant("partials are combined with atomics: their order depends on scheduling",
                            o.where("chunk"), plan.op.source)
-    unknown = [c for c in o.combiners if c not in COMBINE_RULES]
+    unknown = [c for c in o.combiners if c not in combiners.COMBINERS or combiners.get(c).kind not in combiners.KINDS]
     if unknown:
         raise NotInvariant(f"combiner {unknown[0]!r} has no known combine rule: its order cannot be certified",
                            o.where("chunk"), plan.op.source)
-    arg = sorted({c for c in o.combiners if c.startswith("arg")})
+    # Combiners beyond one value: their combine rule is stated (value-only certificates stay short).
+    arg = sorted({c for c in o.combiners if combiners.get(c).kind != "value"})
     # Proven independent of the batch symbols and cores: pin them (to 1) for a readable statement.
     pin = dict.fromkeys(independent, 1)
     chunk = substitute(o.chunk, pin)
@@ -358,7 +348,7 @@ def prove(plan: Plan) -> Certificate:
         f"order of {outs}: {reduce_axis} in tiles of {lanes}, {chunk_words}; inside a chunk lane j combines "
         f"elements j, j+{lanes}, ... in order, the {lanes} lanes meet in a pairwise tree, in {o.acc}; "
         f"independent of {', '.join(independent)}"
-    ) + "".join(f"; {c} combines {COMBINE_RULES[c]}" for c in arg)
+    ) + "".join(f"; {c} combines {combiners.get(c).rule}" for c in arg)
     batch = ", ".join(plan.batch_symbols) or "none"
     kinds = ", ".join(sorted(k.name for k in plan.kernels))
     order = {
@@ -367,7 +357,8 @@ def prove(plan: Plan) -> Certificate:
         "stages": o.stages, "split": o.split_kind, "atomic": o.atomic,
     }
     if arg:  # (kept out of value-only certificates, which stay as they were)
-        order["combine_rules"] = {c: COMBINE_RULES[c] for c in arg}
+        order["combine_rules"] = {c: combiners.get(c).rule for c in arg}
+        order["combiner_kinds"] = {c: combiners.get(c).kind for c in arg}
     return Certificate(
         op=plan.op.name, target=plan.target, spec=spec_path(plan.op.path), spec_sha256=plan.op.digest,
         redgen=__version__, order=order, depends_on=(reduce_axis,), independent_of=independent,

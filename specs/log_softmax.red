@@ -1,14 +1,14 @@
 # log_softmax over one axis (or a run of axes) of any tensor, like torch.log_softmax.
 # The launcher views the input as x[M, N, K]: M = the dims before the reduced
 # ones, N = the reduced dims, K = the dims after. y has the input's shape.
-# Two reductions (max, then the sum of exponentials shifted by it), then
-# y = x - m - log(s) element-wise: a row of -inf gives nan, as torch does.
+# One pass for the statistics (the online-softmax combiner: the row max m and
+# s = sum(exp(x - m))), then y = x - m - log(s) element-wise: a row of -inf gives
+# nan (-inf - -inf), a row holding +inf or nan gives nan, as torch does.
 op log_softmax
 in   x[M, N, K] : f32 | f16 | bf16
 out  y[M, N, K] : like x
 acc  f32
-reduce N: m = max(x)
-reduce N: s = sum(exp(x - m))
+reduce N: (m, s) = softmax_stats(x)
 y = x - m - log(s)
 tile   N = 256, K = 16
 split  N fixed_size 4096

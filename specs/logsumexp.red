@@ -1,17 +1,17 @@
 # logsumexp over one axis (or a run of axes) of any tensor, as torch.logsumexp:
-# log(sum(exp(x - c))) + c with c the row maximum, clamped to the finite range so that
-# a row of -inf gives -inf (c finite: exp(-inf) = 0, log(0) = -inf) and a row with +inf
-# gives inf (exp(inf - FLT_MAX) = inf), where an unclamped shift gives inf - inf = nan.
-# NaN anywhere in a row gives NaN; an empty reduce axis gives -inf (both as torch).
-# The launcher views the input as x[M, N, K].
+# m + log(s) with m the row maximum and s = sum(exp(x - m)), both from one pass of the
+# online-softmax combiner. softmax_stats counts a -inf element as exactly 0 (also when m
+# is -inf), so a row of -inf (or an empty reduce axis) has s = 0 and gives -inf + log(0) =
+# -inf; a row holding +inf has m = inf and s = nan (exp(inf - inf)): it gives m, inf, as
+# torch does (m > 3.4e38 holds only for +inf: the largest float32 is 3.4028235e38, and
+# there m + log(s) rounds to m anyway). NaN anywhere in a row gives NaN (m is NaN, and
+# NaN > 3.4e38 is false). The launcher views the input as x[M, N, K].
 op logsumexp
 in   x[M, N, K] : f32 | f16 | bf16
 out  y[M, K]    : like x
 acc  f32
-reduce N: m = max(x)
-c = min(max(m, -3.4e38), 3.4e38)
-reduce N: s = sum(exp(x - c))
-y = c + log(s)
+reduce N: (m, s) = softmax_stats(x)
+y = where(m > 3.4e38, m, m + log(s))
 tile   N = 256, K = 16
 split  N fixed_size 4096
 warps  4

@@ -1,14 +1,15 @@
 # softmax over one axis (or a run of axes) of any tensor, like torch.softmax.
 # The launcher views the input as x[M, N, K]: M = the dims before the reduced
 # ones, N = the reduced dims, K = the dims after. y has the input's shape.
-# Two reductions (max, then the sum of exponentials shifted by it), then the
-# element-wise output: a row of -inf gives nan, as torch does.
+# One pass for the statistics: the online-softmax combiner gives the row max m and
+# s = sum(exp(x - m)) together (each partial sum rescaled when the max grows), then
+# the element-wise output reads the row a second time. A row of -inf gives
+# exp(nan) / 0 = nan, a row holding +inf or nan gives nan, as torch does.
 op softmax
 in   x[M, N, K] : f32 | f16 | bf16
 out  y[M, N, K] : like x
 acc  f32
-reduce N: m = max(x)
-reduce N: s = sum(exp(x - m))
+reduce N: (m, s) = softmax_stats(x)
 y = exp(x - m) / s
 tile   N = 256, K = 16
 split  N fixed_size 4096

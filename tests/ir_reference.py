@@ -47,8 +47,14 @@ def evaluate(op: ir.Op, inputs: dict[str, torch.Tensor], params: dict[str, float
                 return torch.arange(size[op.reduce_axis]).reshape([-1 if a == op.reduce_axis else 1 for a in axes])
             if e.name not in memo:
                 if e.kind == "reduce":
-                    r = next(x for x in op.reductions if x.name == e.name)
-                    memo[e.name] = _COMBINE[r.combiner](ev(r.expr).double().expand(shape), red, keepdim=True)
+                    r, comp = op.result(e.name)
+                    v = ev(r.expr).double().expand(shape)
+                    if r.combiner == "softmax_stats":  # written out here, apart from redgen.combiners
+                        m = torch.amax(v, red, keepdim=True)
+                        terms = torch.where(v == float("-inf"), torch.zeros_like(v), torch.exp(v - m))
+                        memo[e.name] = (m, terms.sum(red, keepdim=True))[comp]
+                    else:
+                        memo[e.name] = _COMBINE[r.combiner](v, red, keepdim=True)
                 else:
                     memo[e.name] = ev(op.local(e.name).expr)
             return memo[e.name]

@@ -37,10 +37,10 @@ def test_fresh_build_is_formatted(target: str, tmp_path: Path, capsys):
     assert len(mods) == len(SPECS) + 1  # and __init__.py
     proc = _format_check(*mods)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    # softmax.red: line 10 `reduce N: m = max(x)`, 11 `reduce N: s = sum(exp(x - m))`, 12 `y = exp(x - m) / s`
+    # softmax.red: line 12 `reduce N: (m, s) = softmax_stats(x)`, 13 `y = exp(x - m) / s`
     text = (tmp_path / "gen" / target / "softmax.py").read_text()
-    assert set(re.findall(r"# spec:(\d+)$", text, re.M)) == {"10", "11", "12"}
-    assert re.search(r"_max\(r_0_acc, .*\)  # spec:10$", text, re.M)
+    assert set(re.findall(r"# spec:(\d+)$", text, re.M)) == {"12", "13"}
+    assert re.search(r"r_0_acc, r_0_sacc = _softmax_stats\(\n(?:.*\n)*?\s*\)  # spec:12$", text, re.M)
 
 
 def test_committed_modules_are_formatted():

@@ -1,0 +1,188 @@
+"""The combiners of the language, as data: one record per combiner.
+
+A combiner folds the elements of a row into a *state* of one or more components
+(sum: one value; argmax: a (value, index) pair; softmax_stats: the (max, scaled sum)
+pair of online softmax). Everything the pipeline needs to know about one lives in
+its record here, and nowhere else:
+
+- check.py: the name, how many names the statement binds (`results`), whether the
+  result is an index (only assigned to an i64 output) or a value;
+- plan.py: the Unified Buffer bytes its state and combine temporaries take (ascend);
+- verify.py: how the verifier classifies it and what one combine does (`rule`);
+- emit.py / the templates: the state components (dtype, identity, how an element is
+  lifted into a state), the Triton combine function's body, written out here in one
+  fixed sequence of operations. The templates format these; they never branch on a
+  combiner's name;
+- reference.py: its float64 meaning (`reference`), independent of the order.
+
+The order in which states are combined (lanes, the pairwise lane tree, chunks left to
+right) is the same for every combiner and is the plan's (plan.Order); a combiner only
+says what one combine computes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# The identity of an index component: the emitter writes the target's largest index there
+# (cuda: int64 where the launcher chose WIDE, else int32; ascend: int32).
+INDEX_MAX = "INDEX_MAX"
+NEG_INF = 'float("-inf")'
+POS_INF = 'float("inf")'
+
+
+@dataclass(frozen=True)
+class Component:
+    """One component of a combiner's state.
+
+    suffix: names the generated variables (`r_0_<suffix>acc`, `_part`, `_tot`);
+    dtype: "f32" or "index"; identity: the Triton literal every accumulator starts from
+    (and a masked element becomes); lift: how one element becomes this component, with
+    `{v}` the element's value and `{n}` its position along the reduce axis.
+    """
+
+    suffix: str
+    dtype: str  # "f32", or "index": a position along the reduce axis, in the target's index type
+    identity: str  # for an index component INDEX_MAX: the target's largest index (above every position)
+    lift: str
+
+
+@dataclass(frozen=True)
+class Combiner:
+    name: str
+    state: tuple[Component, ...]
+    # Which state components the statement's names bind, in order (`s = sum(x)` binds
+    # component 0; `i = argmax(x)` the index, 1; `(m, s) = softmax_stats(x)` both).
+    results: tuple[int, ...]
+    index: bool  # the result is an index into the reduce axis: an i64 output, never a value
+    # torch gives no value over an empty reduce axis (amax/amin/argmax raise): an output
+    # that is this reduction makes the launcher raise when the axis is empty.
+    empty_raises: bool
+    # The body of `_<name>(a0, .., b0, ..)`: (a) combined with (b), returning the new
+    # state. One fixed sequence of operations; the templates print it as it is.
+    body: tuple[str, ...]
+    doc: tuple[str, ...]  # comment lines above the body, saying why it is written so
+    kind: str  # how the verifier classifies it: "value", "index" or "scaled_pair"
+    rule: str  # what one combine does, in the certificate's words
+    # Ascend Unified Buffer bytes per tile element beyond one f32 accumulator and the
+    # one shared temporary plan.ub_usage counts for every reduction: the other state
+    # components, their masked lifts and the combine's own temporaries.
+    ub_extra: int
+    # The float64 meaning over a [B, N, A] tensor reduced along dim 1 (keepdim):
+    # one tensor per result. `v` is the element values.
+    reference: Callable[[Any], tuple[Any, ...]]  # torch tensors (torch imported only when used)
+    extreme: str = ""  # an index combiner: the value whose index it gives ("maximum"), for docstrings
+    # The lane tree `_tree_<name>(v0, .., ROWS, LANES, LOG2_LANES)`: empty, the pairwise tree of
+    # `body` (level i combines lanes (2j, 2j+1)); else these body lines, which may call the
+    # trees of the combiners named in `tree_uses` (emitted with it). The lane tree runs once
+    # per chunk on a tile Triton replicates in every thread, so an expensive combine there
+    # costs LANES combines per thread: softmax_stats rescales instead.
+    tree: tuple[str, ...] = ()
+    tree_uses: tuple[str, ...] = ()
+
+    @property
+    def arity(self) -> int:
+        """How many names the reduce statement binds."""
+        return len(self.results)
+
+
+def _softmax_stats_ref(v):
+    import torch
+
+    # m = max (NaN propagates, -inf over nothing); s = the sum of exp(x - m) over the
+    # elements that are not -inf: their term is 0 (its limit) even when m is -inf too,
+    # so a row of -inf (or an empty one) has s = 0 where the two-pass formula gives nan.
+    m = (v.amax(dim=1, keepdim=True) if v.shape[1]
+         else torch.full((v.shape[0], 1, v.shape[2]), float("-inf"), dtype=v.dtype))
+    s = torch.where(v == float("-inf"), torch.zeros_like(v), torch.exp(v - m)).sum(dim=1, keepdim=True)
+    return m, s
+
+
+def _value(name: str, identity: str, expr: str, rule: str, ref, empty_raises: bool) -> Combiner:
+    return Combiner(
+        name=name, state=(Component("", "f32", identity, "{v}"),), results=(0,), index=False,
+        empty_raises=empty_raises, body=(f"return {expr}",), doc=(), kind="value", rule=rule,
+        ub_extra=0, reference=lambda v: (ref(v),),
+    )
+
+
+def _arg(name: str) -> Combiner:
+    larger = name == "argmax"
+    word = "maximum" if larger else "minimum"
+    return Combiner(
+        name=name,
+        state=(Component("", "f32", NEG_INF if larger else POS_INF, "{v}"), Component("i", "index", INDEX_MAX, "{n}")),
+        results=(1,), index=True, empty_raises=True,
+        body=("a_nan = a0 != a0",
+              "b_nan = b0 != b0",
+              f"win = (b0 {'>' if larger else '<'} a0) | (b_nan & (a0 == a0)) | (((b0 == a0) | (b_nan & a_nan)) "
+              "& (b1 < a1))",
+              "return tl.where(win, b0, a0), tl.where(win, b1, a1)"),
+        doc=(f"(value, index) pairs: b wins when {'larger' if larger else 'smaller'}, when it is NaN and a is "
+             "not, or",
+             "when they are equal (or both NaN) and b's index is lower: a total order, so the",
+             f"result is the first index of the {word} (NaN first) in any combine order."),
+        kind="index",
+        rule=(f"(value, index) pairs: the {'larger' if larger else 'smaller'} value wins, NaN "
+              f"{'above' if larger else 'below'} every number, equal values (and two NaNs) go to the lower "
+              f"index; lane j sees increasing indices, so a strict comparison keeps the first; the pair order "
+              f"is total, so every combine order gives the first index of the {word}"
+              + (", as torch.argmax" if larger else " (or of the first NaN), as torch.argmin")),
+        # the index accumulator and the masked index tile (int32 on ascend)
+        ub_extra=8,
+        reference=(lambda v: (v.argmax(dim=1, keepdim=True),)) if larger
+        else (lambda v: (v.argmin(dim=1, keepdim=True),)),
+        extreme=word,
+    )
+
+
+SOFTMAX_STATS = Combiner(
+    name="softmax_stats",
+    state=(Component("", "f32", NEG_INF, "{v}"), Component("s", "f32", "0.0", "1.0")),
+    results=(0, 1), index=False, empty_raises=False,
+    body=("m = tl.maximum(a0, b0, propagate_nan=tl.PropagateNan.ALL)",
+          "ea = tl.where(a0 == float(\"-inf\"), 0.0, tl.exp(a0 - m))",
+          "eb = tl.where(b0 == float(\"-inf\"), 0.0, tl.exp(b0 - m))",
+          "return m, a1 * ea + b1 * eb"),
+    doc=("Online softmax: (max, sum of exp(x - max)) pairs. Each sum is rescaled to the new",
+         "max; a side whose max is -inf (the identity, or only -inf elements) adds exactly 0",
+         "(exp(-inf - -inf) would be nan). NaN propagates through the max and then the sum;",
+         "a +inf max gives exp(inf - inf) = nan, as the two-pass sum(exp(x - max)) does."),
+    kind="scaled_pair",
+    rule=("(max, scaled sum) pairs: m = max(m1, m2) with NaN propagating, s = s1 * e1 + s2 * e2 with "
+          "ei = exp(mi - m), or exactly 0 when mi is -inf; the products and the sum are rounded in "
+          "that written order (no FMA). Lane j folds its elements in order with this combine; the "
+          "lanes meet as: M = the max of the lane maxima (pairwise tree), each lane's sum rescaled to "
+          "M (s_j * exp(m_j - M), 0 for a -inf lane), those summed in the pairwise tree; chunk partials "
+          "combine left to right with this combine. Every step is fixed by LANES and the chunk length"),
+    # the s accumulator, its lift tile, the new max and the two rescale factors
+    ub_extra=16,
+    reference=_softmax_stats_ref,
+    # Rescale every lane to the max over the lanes (exact in any order), then one pairwise sum
+    # tree: one exp per lane instead of two per tree node in every thread.
+    tree=("m = _tree_max(v0, ROWS, LANES, LOG2_LANES)",
+          "t = tl.where(v0 == float(\"-inf\"), 0.0, v1 * tl.exp(v0 - tl.reshape(m, [ROWS, 1])))",
+          "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES)"),
+    tree_uses=("max", "sum"),
+)
+
+COMBINERS: dict[str, Combiner] = {c.name: c for c in (
+    _value("sum", "0.0", "a0 + b0", "a + b", lambda v: v.sum(dim=1, keepdim=True), False),
+    _value("max", NEG_INF, "tl.maximum(a0, b0, propagate_nan=tl.PropagateNan.ALL)", "maximum, NaN propagates",
+           lambda v: v.amax(dim=1, keepdim=True), True),
+    _value("min", POS_INF, "tl.minimum(a0, b0, propagate_nan=tl.PropagateNan.ALL)", "minimum, NaN propagates",
+           lambda v: v.amin(dim=1, keepdim=True), True),
+    _arg("argmax"),
+    _arg("argmin"),
+    SOFTMAX_STATS,
+)}
+
+# What the verifier knows how to classify; a combiner of another kind is refused.
+KINDS = ("value", "index", "scaled_pair")
+
+
+def get(name: str) -> Combiner:
+    """The record of combiner `name` (the checker has refused unknown names with E104)."""
+    return COMBINERS[name]

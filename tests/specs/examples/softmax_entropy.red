@@ -1,0 +1,14 @@
+# entropy of softmax(x) per row: a second stage reads both statistics of softmax_stats
+op softmax_entropy
+in   x[M, N, K] : f32 | f16 | bf16
+out  h[M, K]    : like x
+out  p[M, N, K] : like x
+acc  f32
+reduce N: (m, s) = softmax_stats(x)
+reduce N: e = sum(exp(x - m) / s * (x - m - log(s)))
+h = -e
+p = exp(x - m) / s
+tile   N = 256, K = 16
+split  N fixed_size 4096
+warps  4
+cores  40
