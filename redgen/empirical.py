@@ -36,6 +36,7 @@ AFTER_SIZES = (1, 3, 5)  # the batch axis after the reduce axis, likewise
 # 8 makes programs loop (persistent) over the rows, 40 and 48 leave programs idle.
 ASCEND_GRIDS = (1, 8, 40, 48)
 POSITIONS = (0, 5)
+INNER = 5  # the inner reduce axis' length for `reduce N1, N2 as N` (see case())
 SEED = 0
 
 
@@ -74,6 +75,14 @@ def case(plan: Plan) -> dict:
         "after_sizes": list(AFTER_SIZES) if op.after else [1],
         "positions": list(POSITIONS), "seed": SEED,
     }
+    if op.reduce_axes:
+        # `reduce N1, N2 as N`: each merged length n runs as N1 x N2 = n // INNER x INNER (the
+        # lengths rounded down to a multiple of INNER, a prime as prime x 1), so the walk of
+        # the inner axis wraps inside lanes, chunks and tails alike.
+        out["reduce_axes"] = list(op.reduce_axes)
+        out["N"] = {k: (n // INNER) * INNER if n >= INNER and n % INNER and k != "prime" else n
+                    for k, n in out["N"].items()}
+        out["inner"] = {str(n): INNER if n % INNER == 0 else 1 for n in out["N"].values()}
     if plan.target == "ascend":
         out["grids"] = list(ASCEND_GRIDS)
     return out

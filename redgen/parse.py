@@ -127,8 +127,12 @@ class _ToSyntax(Transformer):
     def acc_decl(self, meta, c):
         return S.AccDecl(_tok(c[0]), self._p(meta))
 
+    def reduce_axes(self, meta, c):
+        return [_tok(t) for t in c[:-1]], (_tok(c[-1]) if c[-1] is not None else None)
+
     def reduce_stmt(self, meta, c):
-        return S.ReduceStmt(_tok(c[0]), _tok(c[1]), _tok(c[2]), c[3], self._p(meta), tuple(c[4:]))
+        (first, *more), merged = c[0]
+        return S.ReduceStmt(first, _tok(c[1]), _tok(c[2]), c[3], self._p(meta), tuple(c[4:]), tuple(more), merged)
 
     def assign_stmt(self, meta, c):
         return S.AssignStmt(_tok(c[0]), c[1], self._p(meta))

@@ -128,6 +128,9 @@ class ReduceStmt:
     expr: Expr
     pos: Pos
     more: tuple[Expr, ...] = ()  # further arguments (attention's softmax_sum(s, v))
+    # `reduce N1, N2 as N`: the axes after the first (N2) and the merged axis' name (N).
+    more_axes: tuple[Tok, ...] = ()
+    merged: Tok | None = None
 
 
 @dataclass(frozen=True)
