@@ -104,10 +104,18 @@ class Certificate:
                           if len(emp.get("after_sizes", [1])) > 1 else "")
                        + f"; positions {emp['positions']}; run-to-run; dtypes {', '.join(emp['dtypes'])}"
                        + (f"; reduce lengths {', '.join(f'{v} ({k})' for k, v in lengths.items())}" if lengths else "")
+                       + (f" as {' x '.join(emp['reduce_axes'])} "
+                          + ", ".join(f"{a} x {b}" for a, b in emp["reduce_shapes"].values())
+                          if "reduce_shapes" in emp else "")
                        + (f"; checks: {', '.join(emp['checks'])}" if "checks" in emp else "")
-                       + (f"; grids {', '.join(map(str, emp['grids']))} programs" if "grids" in emp else ""))
+                       + (f"; grids {', '.join(map(str, emp['grids']))} programs" if "grids" in emp else "")
+                       + (f" ({', '.join(emp['same_as_natural'])}: the natural path's own value, run as it)"
+                          if emp.get("same_as_natural") else ""))
             if "reference" in emp:
                 out.append(f"empirical: {emp['reference']}")
+            if "interpreter" in emp:
+                out.append(f"empirical, interpreter work skipped as it cannot change a result: "
+                           f"{'; '.join(emp['interpreter'])}")
             if "gpu" in emp:
                 out.append(f"empirical, the same check on a GPU ({emp['gpu']['where']}): {emp['gpu']['status']}")
         else:
@@ -361,7 +369,10 @@ def prove(plan: Plan) -> Certificate:
                        f"but the chunk boundaries move with {reduce_axis}, unlike fixed_size")
     else:
         chunk_words = f"one chunk of {reduce_axis} elements"
-    statement = (
+    ra = plan.op.reduce_axes
+    merged = (f"{reduce_axis} = {'*'.join(ra)} merged positions, ({', '.join(ra)}) at "
+              f"n = {ra[0].lower()}*{ra[1]} + {ra[1].lower()}; " if ra else "")
+    statement = merged + (
         f"order of {outs}: {reduce_axis} in tiles of {lanes}, {chunk_words}; inside a chunk lane j combines "
         f"elements j, j+{lanes}, ... in order, the {lanes} lanes meet in a pairwise tree, in {o.acc}; "
         f"independent of {', '.join(independent)}"
@@ -380,12 +391,16 @@ def prove(plan: Plan) -> Certificate:
         redgen=__version__, order=order, depends_on=(reduce_axis,), independent_of=independent,
         method=method,
         not_order_shaping=(
+            *((f"the walk of the reduce axes {', '.join(ra)}: {plan.copy_rule}; the merged position and "
+               f"so the order are the same",) if ra else ()),
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
             f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
             f"same left-to-right chunk combine",
             *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ) if plan.notes is None else (
+            *((f"the walk of the reduce axes {', '.join(ra)}: {plan.copy_rule.split(': ')[0]}; the merged "
+               f"position and so the order are the same",) if ra else ()),
             *plan.notes,
             *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
