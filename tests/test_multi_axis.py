@@ -121,6 +121,7 @@ def test_cuda_walks_both_axes_in_place(built, monkeypatch):
 def test_launcher_conventions(mod):
     _, m = mod
     x = randn(2, 9, 3, 7)
+    assert m.REDUCE_DIMS == (1, 3)  # benchmarks/gpu_sweep.py skips such modules (no `dim`)
     assert m.mean_2axes(x, keepdim=True).shape == (2, 1, 3, 1)
     assert m.mean_2axes(x, dtype=torch.float16).dtype == torch.float16
     assert m.mean_2axes(x[:, :0]).isnan().all()  # as torch: 0/0 over an empty N1
