@@ -123,6 +123,32 @@ class Certificate:
         return out
 
 
+def prove_merged_walk(outer: str, inner: str) -> str:
+    """`reduce N1, N2 as N`: z3 proves that position n = n1*N2 + n2 of the merged axis is read
+    at (n // N2, n % N2) = (n1, n2), and that every n < N1*N2 lands inside both axes: the walk
+    is a bijection, so the order over n is one fixed order over the (n1, n2) elements. Sizes
+    as the launcher admits them (N = N1*N2 <= 2^31 - 1, N2 >= 1); n >= 0, so floor and
+    truncating division agree. Returns the method text, or raises NotInvariant."""
+    import z3
+
+    n1_, n2_, a, b, n = z3.Ints("N1 N2 n1 n2 n")
+    bounds = [n1_ >= 1, n2_ >= 1, n1_ * n2_ <= 2**31 - 1]
+    for claim in (
+        z3.Implies(z3.And(0 <= a, a < n1_, 0 <= b, b < n2_),
+                   z3.And((a * n2_ + b) / n2_ == a, (a * n2_ + b) % n2_ == b, a * n2_ + b < n1_ * n2_)),
+        z3.Implies(z3.And(0 <= n, n < n1_ * n2_), z3.And(0 <= n / n2_, n / n2_ < n1_, 0 <= n % n2_, n % n2_ < n2_)),
+    ):
+        solver = z3.Solver()
+        solver.set("timeout", 10000)
+        solver.add(*bounds, z3.Not(claim))
+        if solver.check() != z3.unsat:
+            raise NotInvariant(f"could not prove the walk of the merged reduce axes {outer}, {inner} a bijection",
+                               None, None)
+    return (f"z3: position n = {outer.lower()}*{inner} + {inner.lower()} of the merged axis is read at "
+            f"(n // {inner}, n % {inner}), and every n < {outer}*{inner} inside both axes (a bijection; "
+            f"{outer}*{inner} < 2^31)")
+
+
 def _refute(expr: sym.SExpr, keep: set[str], vary: set[str]):
     """z3: a model with equal `keep` symbols, different `vary` symbols and different values, or None."""
     import z3
@@ -338,6 +364,8 @@ def prove(plan: Plan) -> Certificate:
                   f"the other order-shaping values are expressions over {reduce_axis} alone")
     else:
         method = f"free-symbol analysis: every order-shaping value is an expression over {reduce_axis} alone"
+    if plan.op.reduce_axes:
+        method += "; " + prove_merged_walk(*plan.op.reduce_axes)
     if not o.lanes.is_const():
         loc = o.where("lanes")
         raise BadTile(f"the reduce tile must be a constant power of two, got {o.lanes}", loc, plan.op.source)

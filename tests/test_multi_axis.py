@@ -136,6 +136,8 @@ def test_certificate_states_the_merged_order(mod):
     cert = m.CERTIFICATE
     assert cert["depends_on"] == ["N"] and set(cert["independent_of"]) >= {"A", "B"}
     assert cert["statement"].startswith("N = N1*N2 merged positions, (N1, N2) at n = n1*N2 + n2;")
+    assert cert["method"].endswith("z3: position n = n1*N2 + n2 of the merged axis is read at (n // N2, n % N2), "
+                                   "and every n < N1*N2 inside both axes (a bijection; N1*N2 < 2^31)")
     walk = next(x for x in cert["not_order_shaping"] if x.startswith("the walk of the reduce axes N1, N2"))
     assert ("in place" in walk) == (target == "cuda") and ("become one axis" in walk) == (target == "ascend")
 
