@@ -78,7 +78,8 @@ def call(fn, xs, dim):
 def _is_reduction(source: str) -> bool:
     """A reduction module: SPLIT_BELOW picks its path; attention (`_attn_*` kernels) has one too,
     but its own GPU checks."""
-    return "\nSPLIT_BELOW = " in source and "def _attn" not in source
+    # REDUCE_DIMS: a spec over several reduce axes (mean_2axes) fixes its dims: no `dim` to sweep.
+    return "\nSPLIT_BELOW = " in source and "def _attn" not in source and "\nREDUCE_DIMS = " not in source
 
 
 def sweep_module(job: tuple[str, str, bool, bool]) -> list[dict]:

@@ -6,6 +6,7 @@ in-process on modules it emitted itself.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import os
@@ -52,8 +53,12 @@ class _Runner:
         self.paths = {"natural": None, **spec["paths"]}
         if hasattr(module, "_needs_int64"):  # each forced path again with int64 indices
             self.paths.update({f"wide-{p}": v for p, v in spec["paths"].items()})
-        self.forced = tuple(p for p in self.paths if p != "natural")
         self.default = getattr(module, self.knob)
+        # A forced value equal to the module's own (ascend: grid40 when CORES = 40) is the
+        # natural call itself, the same launch on the same data: it runs once, as natural.
+        self.same = tuple(p for p in self.paths if p != "natural" and not p.startswith("wide-")
+                          and self.paths[p] == self.default)
+        self.forced = tuple(p for p in self.paths if p != "natural" and p not in self.same)
         self.calls = 0
         # Where the kernels run: the interpreter on CPU tensors, or a GPU (REDGEN_EMPIRICAL_DEVICE
         # set by redgen.empirical when one is present). Inputs are drawn on the CPU either way
@@ -66,8 +71,10 @@ class _Runner:
         wide = path.startswith("wide-")
         if wide:
             needs_int64, self.module._needs_int64 = self.module._needs_int64, _always
+        # A spec over several reduce axes fixes its dims (no `dim` argument).
+        dim = {} if "reduce_axes" in self.spec else {"dim": self.spec["inputs"][0]["axes"].index(self.spec["reduce"])}
         try:
-            y = self.fn(*(x.to(self.device) for x in xs), dim=self.spec["inputs"][0]["axes"].index(self.spec["reduce"]))
+            y = self.fn(*(x.to(self.device) for x in xs), **dim)
         finally:
             setattr(self.module, self.knob, self.default)
             if wide:
@@ -82,6 +89,9 @@ class _Case:
     def __init__(self, spec: dict, op, dtype: torch.dtype, n: int, b: int, k: int, seed: int):
         self.spec, self.op = spec, op
         size = {spec["reduce"]: n, spec["before"]: b, spec["after"]: k}
+        if "reduce_axes" in spec:  # `reduce N1, N2 as N`: n = N1 * N2, N2 = spec["inner"]
+            inner = spec["inner"][str(n)]
+            size.update(zip(spec["reduce_axes"], (n // inner, inner), strict=True))
         gen = torch.Generator().manual_seed(seed)
         self.xs = [_input([size[a] for a in i["axes"]], i["dtypes"], dtype, n, gen) for i in spec["inputs"]]
         # The launcher's outputs: ops with outputs over the reduce axis keep it (size 1) in the others.
@@ -194,6 +204,59 @@ def check(run: _Runner, spec: dict, op) -> tuple[str | None, int]:
     return None, compared
 
 
+def lean_interpreter() -> list[str]:
+    """Drop two pieces of the Triton interpreter's per-operation work that cannot change a
+    result, and say which (the certificate records it). They were half of its CPU time.
+
+    - Overflow sanitizing: with `sanitize_overflow` every int32 add/sub/mul is redone in int64
+      and compared with the int32 range, for a device_assert that is a no-op unless
+      `debug` is set (triton.language.semantic.device_assert returns first): dead work.
+      Skipped only when debug is off, so it stays on wherever it could raise.
+    - Re-patching triton.language for every device-function call (_tree_sum, _max...,
+      called in every loop iteration): the launch that runs it patched the same modules with
+      the same interpreter builtins already, and the nested call never restores its patch.
+      Skipped only for a function of the module of the launched kernel (same globals).
+    Anything not as expected in the installed triton: nothing is changed.
+    """
+    from triton.runtime import interpreter as interp
+
+    done = []
+    builder = getattr(interp, "interpreter_builder", None)
+    opts = getattr(builder, "options", None)
+    if opts is not None and not getattr(opts, "debug", True) and getattr(opts, "sanitize_overflow", False):
+        builder.options = dataclasses.replace(opts, sanitize_overflow=False)
+        done.append("int32 overflow sanitizing off (its device_assert is a no-op without debug)")
+    patch = getattr(interp, "_patch_lang", None)
+    if patch is not None and getattr(patch, "__name__", "") == "_patch_lang":
+        active: list = []  # the globals of the kernel being launched, while its patch is in place
+
+        class _Outer:
+            def __init__(self, scope):
+                self.scope = scope
+
+            def restore(self):
+                active.clear()
+                self.scope.restore()
+
+        class _Same:
+            def restore(self):
+                pass
+
+        def lean_patch(fn):
+            if active and fn.__globals__ is active[0]:
+                return _Same()
+            scope = patch(fn)
+            if active:  # another module's function: patched (and left patched) as triton does
+                return scope
+            active.append(fn.__globals__)
+            return _Outer(scope)
+
+        lean_patch.__name__ = "lean_patch_lang"
+        interp._patch_lang = lean_patch
+        done.append("a device function of the launched kernel's module reuses the launch's language patch")
+    return done
+
+
 def load_op(spec: dict):
     """The spec's typed IR, from its text (the reference reads it; nothing of the plan)."""
     return check_spec(parse(spec["source"], spec["path"]))
@@ -213,6 +276,7 @@ def main() -> None:
         name, cores = spec["cores_env"]
         os.environ.setdefault(name, str(cores))
     op = load_op(spec)
+    lean = lean_interpreter() if os.environ.get("TRITON_INTERPRET") == "1" else []
     run = _Runner(module, spec)
     failure, compared = check(run, spec, op)
     if failure:
@@ -228,6 +292,13 @@ def main() -> None:
     }
     if "grids" in spec:
         result["grids"] = spec["grids"]
+    if run.same:
+        result["same_as_natural"] = list(run.same)
+    if lean:
+        result["interpreter"] = lean
+    if "reduce_axes" in spec:  # the merged lengths above ran as these (N1, N2)
+        result["reduce_axes"] = spec["reduce_axes"]
+        result["reduce_shapes"] = {k: [n // spec["inner"][str(n)], spec["inner"][str(n)]] for k, n in spec["N"].items()}
     print(json.dumps(result))
 
 

@@ -19,7 +19,7 @@ _OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 _SCHEDULE_OPS = {"+": sym.add, "-": sym.sub, "*": sym.mul, "/": sym.floordiv}
 _SCHEDULE_FNS = {"min": sym.smin, "max": sym.smax, "cdiv": sym.cdiv}
 _KIND_NOUN = {"input": "an input", "param": "a parameter", "output": "an output", "reduce": "a reduction",
-              "local": "a local value"}
+              "local": "a local value", "axis": "an axis"}
 
 
 class _Checker:
@@ -46,6 +46,9 @@ class _Checker:
         self.size_reads: list[tuple[str, S.Pos]] = []  # axis sizes read by element-wise expressions
         self.calls: list[tuple[str, Loc]] = []
         self.gathers: dict[tuple[str, str], str] = {}  # (input, index input) -> its reduction
+        # `reduce N1, N2 as N`: the reduced axes of the first input and the merged axis' name.
+        self.reduce_axes: tuple[str, ...] = ()
+        self.merged: str | None = None
 
     # -- helpers ---------------------------------------------------------------
     def loc(self, pos: S.Pos) -> Loc:
@@ -57,6 +60,18 @@ class _Checker:
     @property
     def axes(self) -> tuple[str, ...]:
         return self.inputs[0].axes if self.inputs else ()
+
+    @property
+    def named_axes(self) -> tuple[str, ...]:
+        """The axes a statement can name: the first input's, and a merged reduce axis."""
+        return self.axes + ((self.merged,) if self.merged else ())
+
+    def _own_axis(self, name: str, pos: S.Pos, what: str) -> None:
+        """`name` read by `what`: one of several reduce axes is refused; only the merged length
+        is a value of a row (its kernels walk positions of the merged axis)."""
+        if name in self.reduce_axes:
+            self.fail(err.BadAxis, f"{what} cannot read '{name}', one of the reduce axes merged as "
+                      f"'{self.merged}': use the merged length '{self.merged}'", pos)
 
     def declare(self, tok: S.Tok, kind: str) -> None:
         if tok.text in self.names or tok.text in self.axes:
@@ -91,7 +106,8 @@ class _Checker:
         if isinstance(e, (S.Compare, S.Pow, S.Gather)):
             return self._extended(e)
         if isinstance(e, S.Name):
-            if e.id in self.axes:
+            if e.id in self.named_axes:
+                self._own_axis(e.id, e.pos, "an element-wise expression")
                 self.size_reads.append((e.id, e.pos))
                 return ir.Ref("size", e.id)
             kind = self.names.get(e.id)
@@ -217,7 +233,8 @@ class _Checker:
                 self.fail(err.BadExpr, f"schedule values are integers, got {e.text}", e.pos)
             return sym.const(e.value)
         if isinstance(e, S.Name):
-            if e.id in self.axes or e.id == "cores":
+            if e.id in self.named_axes or e.id == "cores":
+                self._own_axis(e.id, e.pos, "a schedule expression")
                 return sym.Sym(e.id)
             self.fail(err.UnknownName, f"unknown name '{e.id}' in a schedule expression (axis sizes "
                       f"{', '.join(self.axes)} and 'cores' are allowed)"
@@ -319,9 +336,7 @@ class _Checker:
     def st_ReduceStmt(self, st: S.ReduceStmt):
         if not self.inputs:
             self.fail(err.MissingDecl, "declare the inputs ('in ...') before a reduction", st.pos)
-        axis = st.axis.text
-        if axis not in self.axes:
-            self.fail(err.UnknownName, f"unknown axis '{axis}'" + did_you_mean(axis, self.axes), st.axis.pos)
+        axis = self._reduce_axes(st)
         if self.reductions and axis != self.reductions[0].axis:
             self.fail(err.BadAxis, f"every reduction must be over the same axis: '{self.reductions[0].axis}' "
                       f"was reduced before, this one reduces '{axis}'", st.axis.pos)
@@ -347,6 +362,40 @@ class _Checker:
         self.reductions.append(ir.Reduction(st.name.text, axis, st.combiner.text, e, stage, self.loc(st.pos),
                                             tuple(t.text for t in st.extra)))
 
+    def _reduce_axes(self, st: S.ReduceStmt) -> str:
+        """The axis `st` reduces: one axis of the first input, or `N1, N2 as N`, two of its axes
+        reduced together as the merged axis N (position n1*N2 + n2). Returns N for the latter."""
+        axes = (st.axis, *st.more_axes)
+        for a in axes:
+            if a.text not in self.named_axes:
+                self.fail(err.UnknownName, f"unknown axis '{a.text}'" + did_you_mean(a.text, self.axes), a.pos)
+        if len(axes) == 1 and st.merged is None:
+            return st.axis.text
+        if len(axes) == 1:
+            self.fail(err.BadAxis, f"'as {st.merged.text}' names the merge of several reduce axes; "
+                      f"'{st.axis.text}' is one: write 'reduce {st.axis.text}: ...'", st.merged.pos)
+        if st.merged is None:
+            self.fail(err.BadAxis, f"several reduce axes are merged into one: name it, "
+                      f"'reduce {', '.join(a.text for a in axes)} as N: ...' (N: its length, tile and split)",
+                      st.axis.pos)
+        if len(axes) > 2:
+            self.fail(err.BadAxis, "at most two axes are reduced together (the cuda kernels walk the merged "
+                      "axis as two nested axes)", axes[2].pos)
+        names = [a.text for a in axes]
+        if names[0] == names[1] or self.merged in names:
+            self.fail(err.BadAxis, f"'{names[1]}' is named twice", axes[1].pos)
+        if self.axes.index(names[0]) > self.axes.index(names[1]):
+            self.fail(err.BadAxis, f"reduce axes are listed in the order of '{self.inputs[0].name}' "
+                      f"({', '.join(self.axes)}): the first is the outer one of the merged position",
+                      axes[0].pos)
+        if self.merged is None:
+            self.declare(st.merged, "axis")
+            self.merged, self.reduce_axes = st.merged.text, tuple(names)
+        elif (self.merged, self.reduce_axes) != (st.merged.text, tuple(names)):
+            self.fail(err.BadAxis, f"every reduction must be over the same axes: "
+                      f"'{', '.join(self.reduce_axes)} as {self.merged}' was reduced before", st.axis.pos)
+        return self.merged
+
     def st_AssignStmt(self, st: S.AssignStmt):
         name = st.name.text
         # An argmax/argmin index is assigned as it is to an output, never computed with.
@@ -370,9 +419,9 @@ class _Checker:
 
     def st_LayoutStmt(self, st: S.LayoutStmt):
         self.once(st, "layout")
-        if st.axis.text not in self.axes:
-            self.fail(err.UnknownName, f"unknown axis '{st.axis.text}'" + did_you_mean(st.axis.text, self.axes),
-                      st.axis.pos)
+        if st.axis.text not in self.named_axes:
+            self.fail(err.UnknownName, f"unknown axis '{st.axis.text}'"
+                      + did_you_mean(st.axis.text, self.named_axes), st.axis.pos)
         self.innermost = st.axis.text
         self.locs["layout"] = self.loc(st.pos)
 
@@ -381,9 +430,10 @@ class _Checker:
         for item in st.items:
             if item.axis.text in self.tiles:
                 self.fail(err.DuplicateName, f"tile {item.axis.text} is given twice", item.axis.pos)
-            if item.axis.text not in self.axes:
+            if item.axis.text not in self.named_axes:
                 self.fail(err.UnknownName, f"unknown axis '{item.axis.text}'"
-                          + did_you_mean(item.axis.text, self.axes), item.axis.pos)
+                          + did_you_mean(item.axis.text, self.named_axes), item.axis.pos)
+            self._own_axis(item.axis.text, item.axis.pos, "a tile")
             v = self.sched(item.size)
             self.locs[f"tile:{item.axis.text}"] = self.loc(item.size.pos)
             if isinstance(v, sym.Const):
@@ -454,12 +504,19 @@ class _Checker:
                       name_pos)
         axis = self.reductions[0].axis
         axes = self.axes
-        i = axes.index(axis)
-        if i > 1 or len(axes) - i > 2:
+        reduced = self.reduce_axes or (axis,)
+        i = axes.index(reduced[0])
+        batch = tuple(a for a in axes if a not in reduced)
+        if i > 1 or len(batch) - i > 1:
             raise err.BadAxis(f"the first input '{self.inputs[0].name}[{', '.join(axes)}]' must have at most "
                               f"one batch axis before and one after the reduce axis '{axis}'",
                               self.reductions[0].loc, self.spec.source)
-        batch = tuple(a for a in axes if a != axis)
+        for inp in self.inputs[1:]:
+            has = [a for a in self.reduce_axes if a in inp.axes]
+            if has and len(has) != len(self.reduce_axes):
+                raise err.BadAxis(f"input '{inp.name}[{', '.join(inp.axes)}]' has '{has[0]}' but not every axis "
+                                  f"merged as '{axis}' ({', '.join(self.reduce_axes)}): an input has all of them "
+                                  f"or none", inp.loc, self.spec.source)
         for name, pos in self.size_reads:
             if name != axis:
                 self.fail(err.BatchValue, f"an expression cannot read the batch size '{name}': a row's values "
@@ -471,6 +528,10 @@ class _Checker:
             # A mapped output has every axis of the first input and is computed element-wise
             # after all reductions; a reduced one has the batch axes (one value per row).
             mapped = got == axes
+            if mapped and self.reduce_axes:
+                self.fail(err.BadOutput, f"output '{d.name.text}' is over the reduce axes merged as '{axis}': an "
+                          f"output over several reduce axes is not supported; declare it over "
+                          f"[{', '.join(batch)}]", d.pos)
             if got != batch and not mapped:
                 self.fail(err.BadOutput, f"output '{d.name.text}[{', '.join(got)}]' must have the batch axes "
                           f"[{', '.join(batch)}] (one value per reduced row) or every axis "
@@ -511,8 +572,8 @@ class _Checker:
             digest=hashlib.sha256(self.spec.source.encode()).hexdigest(),
             inputs=tuple(self.inputs), params=tuple(self.params), reductions=tuple(self.reductions),
             locals=tuple(self.locals), outputs=tuple(outputs), acc=self.acc or "f32", reduce_axis=axis,
-            before=axes[0] if i == 1 else None, after=axes[i + 1] if len(axes) > i + 1 else None,
-            schedule=schedule, calls=tuple(self.calls),
+            before=axes[0] if i == 1 else None, after=batch[i] if len(batch) > i else None,
+            schedule=schedule, calls=tuple(self.calls), reduce_axes=self.reduce_axes,
         )
 
     def _check_out_dtype(self, d: S.OutputDecl, e: ir.E) -> None:

@@ -232,6 +232,12 @@ class ModuleCtx:
     helpers: tuple[str, ...] = ()  # element-wise helpers to define (functions, fp8 rounding)
     int_inputs: tuple[str, ...] = ()  # integer inputs: loaded as they are, never as float32
     fp8: dict[str, Fp8Ctx] | None = None  # fp8 output formats used -> their rounding constants
+    # `reduce N1, N2 as N`: the first input's dims the launcher reduces (fixed by the spec,
+    # e.g. "(1, 3)"), and nest: the kernels walk the merged axis as (n // N_IN, n % N_IN) with
+    # one stride each, in place (cuda); without nest the launcher merges them (ascend: a copy).
+    reduce_dims: str | None = None
+    ndim: int = 0
+    nest: bool = False
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}  # a per-row value across the lanes
@@ -312,7 +318,13 @@ def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str
     params = [f"{pub[p.name]}={p.default!r}" for p in op.params]
     own_ins = [names("input", i.name) for i in op.inputs]
     own_params = [names("param", p.name) for p in op.params]
-    if op.mapped:
+    if op.reduce_axes:
+        # The reduced dims are the spec's (its first input has one dim per axis): no `dim`.
+        dims = repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes))
+        sig = [*ins, "keepdim=False", "*", *params, "dtype=None"]
+        run = [*own_ins, "dim", "keepdim", *own_params, "dtype"]
+        call = [*ins, dims, "keepdim", *(pub[p.name] for p in op.params), "dtype"]
+    elif op.mapped:
         sig = [*ins, "dim=-1", "*", *params, "dtype=None"]
         run = [*own_ins, "dim", *own_params, "dtype"]
         call = [*ins, "dim", *(pub[p.name] for p in op.params), "dtype"]
@@ -499,7 +511,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     order = plan.order
     index_op = all(_is_index(op, o.expr) for o in op.outputs)
     signature, run_params, run_call, renamed, pub = _public(op, names, index_op)
-    group = {op.before: 0, op.reduce_axis: 1, op.after: 2}
+    group = {op.before: 0, op.reduce_axis: 1, op.after: 2, **{a: 1 for a in op.reduce_axes}}
     lanes = order.lanes.eval({})
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
@@ -509,7 +521,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         inputs=tuple(InputCtx(names("input", i.name), i.axes,
                               "(" + "".join(f"{TORCH_DTYPES[d]}, " for d in i.dtypes) + ")",
                               ", ".join(TORCH_DTYPES[d] for d in i.dtypes), spec=i.name, pub=pub[i.name],
-                              groups=tuple(group[a] for a in i.axes), neutral=_neutral(op, i.name))
+                              groups=_groups(group, i.axes), neutral=_neutral(op, i.name))
                      for i in op.inputs),
         params=tuple(ValueCtx(names("param", p.name), repr(p.default), p.name, pub[p.name]) for p in op.params),
         outputs=outputs,
@@ -542,7 +554,18 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
+        reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
+        ndim=len(op.inputs[0].axes), nest=bool(op.reduce_axes) and plan.target == "cuda",
     )
+
+
+def _groups(group: dict, axes: tuple[str, ...]) -> tuple[int, ...]:
+    """The [M, N, K] groups an input's axes fall in, once each (both merged reduce axes are N)."""
+    out: list[int] = []
+    for a in axes:
+        if group[a] not in out:
+            out.append(group[a])
+    return tuple(out)
 
 
 @cache

@@ -35,6 +35,7 @@ from .plan import Plan
 BATCH_SIZES = (1, 2, 3, 7, 9)  # the last: the full batch the others are compared with
 AFTER_SIZES = (1, 3, 5)  # the batch axis after the reduce axis, likewise
 POSITIONS = (0, 5)
+INNER = 5  # the inner reduce axis' length for `reduce N1, N2 as N` (see case())
 SEED = 0
 
 
@@ -80,6 +81,14 @@ def case(plan: Plan) -> dict:
         out["cores_env"] = [t.cores_env, t.default_cores]
     if t.empirical_grids:
         out["grids"] = list(t.empirical_grids)
+    if op.reduce_axes:
+        # `reduce N1, N2 as N`: each merged length n runs as N1 x N2 = n // INNER x INNER (the
+        # lengths rounded down to a multiple of INNER, a prime as prime x 1), so the walk of
+        # the inner axis wraps inside lanes, chunks and tails alike.
+        out["reduce_axes"] = list(op.reduce_axes)
+        out["N"] = {k: (n // INNER) * INNER if n >= INNER and n % INNER and k != "prime" else n
+                    for k, n in out["N"].items()}
+        out["inner"] = {str(n): INNER if n % INNER == 0 else 1 for n in out["N"].values()}
     return out
 
 

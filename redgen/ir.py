@@ -190,6 +190,9 @@ class Op:
     # Every function call, with where it is written: plan.py refuses the ones a target's
     # compiler lacks (targets.Target.missing), naming the position.
     calls: tuple[tuple[str, Loc], ...] = ()
+    # `reduce N1, N2 as N`: the first input's axes reduced together, outer first; reduce_axis
+    # is then the merged axis N (length N1*N2, position n1*N2 + n2). Empty: one reduce axis.
+    reduce_axes: tuple[str, ...] = ()
 
     @property
     def primary(self) -> Input:

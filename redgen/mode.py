@@ -95,6 +95,22 @@ def _dims(dim: Any) -> tuple[int, ...] | None:
     return None if dim is None else tuple(int(d) for d in dim)
 
 
+def _two_axes(fns: Fns, op: str, x: torch.Tensor, dims: tuple[int, ...] | None):
+    """A call of `op` over two non-adjacent dims that `<op>_2axes` (a spec `reduce N1, N2 as N`
+    over x[A, N1, B, N2]) computes: its kernels walk both dims in place, where `op`'s launcher
+    copies them together. Same merged position n1*N2 + n2, so the same order. Only for the 4-d
+    dims (1, 3) and the 3-d (0, 2) (A = 1), chosen from the shape and dims: never the batch."""
+    fn = fns.get(f"{op}_2axes")
+    if fn is None or dims is None or len(dims) != 2:
+        return None
+    d = tuple(sorted(k % x.ndim for k in dims)) if x.ndim else ()
+    if x.ndim == 4 and d == (1, 3):
+        return lambda keepdim, dtype: fn(x, keepdim, dtype=dtype)
+    if x.ndim == 3 and d == (0, 2):
+        return lambda keepdim, dtype: fn(x.unsqueeze(0), keepdim, dtype=dtype).squeeze(0)
+    return None
+
+
 def _reduce(op: str, *, with_dtype: bool, empty_dim_ok: bool = True) -> Callable[[Fns, Args], Any]:
     """mean/sum (with dtype=) and amax/amin/logsumexp: (self, dim, keepdim)."""
 
@@ -106,6 +122,9 @@ def _reduce(op: str, *, with_dtype: bool, empty_dim_ok: bool = True) -> Callable
             raise _Fallback("empty dim list")
         if with_dtype:
             _float_dtype(a["dtype"])
+            two = _two_axes(fns, op, x, dims)
+            if two is not None:
+                return two(bool(a["keepdim"]), a["dtype"])
             return fns[op](x, dims, bool(a["keepdim"]), dtype=a["dtype"])
         return fns[op](x, dims, bool(a["keepdim"]))
 
@@ -298,6 +317,7 @@ class Route:
     ops: tuple[str, ...]              # generated ops it needs (all must exist)
     call: Callable[[Fns, Args], Any]  # the adapter
     params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # keywords each op must accept
+    optional: tuple[str, ...] = ()    # generated ops the adapter uses when they exist
 
 
 _LN = {"layer_norm": ("dim", "eps")}
@@ -306,7 +326,7 @@ _RMS = {"rms_norm": ("dim", "eps")}
 # The aten overloads batch-invariant mode can take over. Entries whose generated
 # modules do not exist yet are skipped at enable() time (see skipped()).
 ROUTES: tuple[Route, ...] = (
-    Route("mean.dim", ("mean",), _reduce("mean", with_dtype=True)),
+    Route("mean.dim", ("mean",), _reduce("mean", with_dtype=True), optional=("mean_2axes",)),
     Route("mean.out", ("mean",), _into_out(_reduce("mean", with_dtype=True), dtype_from_out=True)),
     Route("sum.dim_IntList", ("sum",), _reduce("sum", with_dtype=True)),
     Route("sum.IntList_out", ("sum",), _into_out(_reduce("sum", with_dtype=True), dtype_from_out=True)),
@@ -514,6 +534,7 @@ def _install(target: str | None) -> None:
                     missing = [n for n in route.ops if not _exists(n, tgt)]
                     _STATE.skipped[route.aten] = f"not generated for {tgt}: {', '.join(missing)}"
                     continue
+                fns.update({name: load(name, tgt) for name in route.optional if _exists(name, tgt)})
                 bad = [n for n, names in route.params.items() if not _accepts(fns[n], names)]
                 if bad:
                     _STATE.skipped[route.aten] = (f"generated {', '.join(bad)} lacks keyword(s) "

@@ -129,9 +129,14 @@ class _ToSyntax(Transformer):
     def acc_decl(self, meta, c):
         return S.AccDecl(_tok(c[0]), self._p(meta))
 
+    def reduce_axes(self, meta, c):
+        return [_tok(t) for t in c[:-1]], (_tok(c[-1]) if c[-1] is not None else None)
+
     def reduce_stmt(self, meta, c):
+        (first, *more_axes), merged = c[0]
         names = c[1]
-        return S.ReduceStmt(_tok(c[0]), names[0], _tok(c[2]), c[3], self._p(meta), tuple(c[4:]), tuple(names[1:]))
+        return S.ReduceStmt(first, names[0], _tok(c[2]), c[3], self._p(meta), tuple(c[4:]), tuple(names[1:]),
+                            tuple(more_axes), merged)
 
     def one_name(self, meta, c):
         return [_tok(c[0])]

@@ -156,9 +156,20 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     return Plan(
         op=op, target=t.name, order=_order(op), kernels=tuple(kernels), split_below=SPLIT_BELOW,
         finish_block=FINISH_BLOCK,
-        copy_rule="the launcher moves the reduced dims next to each other with a permute (a view) and "
+        copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
+        "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",
     )
+
+
+# `reduce N1, N2 as N`: how each target reaches the merged position n1*N2 + n2. On cuda the
+# kernels walk it in place: one int32 division per element buys no copy of the input (a
+# copy is a full extra read and write, more than the division costs in a memory-bound
+# reduction). Ascend keeps its rule (the reduce axis contiguous, innermost): the copy that
+# lays it out merges the two axes too. The combine order is the same either way.
+_NESTED_RULE = ("the kernels walk the reduce axes {0}, {1} in place, position n of the merged axis at "
+                "({0}, {1}) = (n // {1}, n % {1}), one stride each: the input is never copied")
+_MERGED_RULE = ("the reduce axes {0}, {1} become one axis of {0}*{1} elements (position n1*{1} + n2): ")
 
 
 # --- ascend (triton-ascend on Atlas A2 / 910B; its limits: targets.ASCEND) ---------
@@ -289,7 +300,8 @@ def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
         op=op, target=t.name, order=order,
         kernels=(Kernel("rows", "True", block_rows, programs, 1),),
         split_below=0, finish_block=0,
-        copy_rule="the launcher lays the input out as rows of the reduce axis, innermost and contiguous "
+        copy_rule=(_MERGED_RULE.format(*op.reduce_axes) if op.reduce_axes else "")
+        + "the launcher lays the input out as rows of the reduce axis, innermost and contiguous "
                   "(the seed's [m, n, k] -> [m, k, n]): a view when no dim follows the reduced ones and "
                   "they are contiguous, otherwise one .contiguous() copy of the permuted input (always "
                   "when dims follow the reduced ones, unless the reduce axis is already the contiguous one)",

@@ -33,11 +33,14 @@ _BINARY = {
 
 def _canonical(op: ir.Op, inp: ir.Input, t: torch.Tensor) -> torch.Tensor:
     """`t` (over the input's axes, in order) as a float64 [B|1, N|1, A|1] tensor."""
-    roles = {op.before: 0, op.reduce_axis: 1, op.after: 2}
+    roles = {op.before: 0, op.reduce_axis: 1, op.after: 2, **{a: 1 for a in op.reduce_axes}}
+    # Several reduce axes (`reduce N1, N2 as N`) mean one merged axis, position n1*N2 + n2:
+    # the input's dims in role order (reduce axes in their declared order), then merged.
+    order = sorted(range(len(inp.axes)), key=lambda d: (roles[inp.axes[d]], d))
     shape = [1, 1, 1]
-    for a, n in zip(inp.axes, t.shape, strict=True):
-        shape[roles[a]] = n
-    return t.to(torch.float64).reshape(shape)
+    for d in order:
+        shape[roles[inp.axes[d]]] *= t.shape[d]
+    return t.to(torch.float64).permute(order).reshape(shape)
 
 
 class _Eval:

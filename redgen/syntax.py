@@ -132,6 +132,9 @@ class ReduceStmt:
     # name and a one-name tuple cannot be told apart by the checker, so the grammar
     # requires two or more names in parentheses.
     extra: tuple[Tok, ...] = ()
+    # `reduce N1, N2 as N`: the axes after the first (N2) and the merged axis' name (N).
+    more_axes: tuple[Tok, ...] = ()
+    merged: Tok | None = None
 
 
 @dataclass(frozen=True)

@@ -93,15 +93,49 @@ class Certificate:
                           if len(emp.get("after_sizes", [1])) > 1 else "")
                        + f"; positions {emp['positions']}; run-to-run; dtypes {', '.join(emp['dtypes'])}"
                        + (f"; reduce lengths {', '.join(f'{v} ({k})' for k, v in lengths.items())}" if lengths else "")
+                       + (f" as {' x '.join(emp['reduce_axes'])} "
+                          + ", ".join(f"{a} x {b}" for a, b in emp["reduce_shapes"].values())
+                          if "reduce_shapes" in emp else "")
                        + (f"; checks: {', '.join(emp['checks'])}" if "checks" in emp else "")
-                       + (f"; grids {', '.join(map(str, emp['grids']))} programs" if "grids" in emp else ""))
+                       + (f"; grids {', '.join(map(str, emp['grids']))} programs" if "grids" in emp else "")
+                       + (f" ({', '.join(emp['same_as_natural'])}: the natural path's own value, run as it)"
+                          if emp.get("same_as_natural") else ""))
             if "reference" in emp:
                 out.append(f"empirical: {emp['reference']}")
+            if "interpreter" in emp:
+                out.append(f"empirical, interpreter work skipped as it cannot change a result: "
+                           f"{'; '.join(emp['interpreter'])}")
             if "gpu" in emp:
                 out.append(f"empirical, the same check on a GPU ({emp['gpu']['where']}): {emp['gpu']['status']}")
         else:
             out.append(f"empirical: {emp.get('status')}")
         return out
+
+
+def prove_merged_walk(outer: str, inner: str) -> str:
+    """`reduce N1, N2 as N`: z3 proves that position n = n1*N2 + n2 of the merged axis is read
+    at (n // N2, n % N2) = (n1, n2), and that every n < N1*N2 lands inside both axes: the walk
+    is a bijection, so the order over n is one fixed order over the (n1, n2) elements. Sizes
+    as the launcher admits them (N = N1*N2 <= 2^31 - 1, N2 >= 1); n >= 0, so floor and
+    truncating division agree. Returns the method text, or raises NotInvariant."""
+    import z3
+
+    n1_, n2_, a, b, n = z3.Ints("N1 N2 n1 n2 n")
+    bounds = [n1_ >= 1, n2_ >= 1, n1_ * n2_ <= 2**31 - 1]
+    for claim in (
+        z3.Implies(z3.And(0 <= a, a < n1_, 0 <= b, b < n2_),
+                   z3.And((a * n2_ + b) / n2_ == a, (a * n2_ + b) % n2_ == b, a * n2_ + b < n1_ * n2_)),
+        z3.Implies(z3.And(0 <= n, n < n1_ * n2_), z3.And(0 <= n / n2_, n / n2_ < n1_, 0 <= n % n2_, n % n2_ < n2_)),
+    ):
+        solver = z3.Solver()
+        solver.set("timeout", 10000)
+        solver.add(*bounds, z3.Not(claim))
+        if solver.check() != z3.unsat:
+            raise NotInvariant(f"could not prove the walk of the merged reduce axes {outer}, {inner} a bijection",
+                               None, None)
+    return (f"z3: position n = {outer.lower()}*{inner} + {inner.lower()} of the merged axis is read at "
+            f"(n // {inner}, n % {inner}), and every n < {outer}*{inner} inside both axes (a bijection; "
+            f"{outer}*{inner} < 2^31)")
 
 
 def _refute(expr: sym.SExpr, keep: set[str], vary: set[str]):
@@ -312,6 +346,8 @@ def prove(plan: Plan) -> Certificate:
                   f"the other order-shaping values are expressions over {reduce_axis} alone")
     else:
         method = f"free-symbol analysis: every order-shaping value is an expression over {reduce_axis} alone"
+    if plan.op.reduce_axes:
+        method += "; " + prove_merged_walk(*plan.op.reduce_axes)
     if not o.lanes.is_const():
         loc = o.where("lanes")
         raise BadTile(f"the reduce tile must be a constant power of two, got {o.lanes}", loc, plan.op.source)
@@ -344,7 +380,10 @@ def prove(plan: Plan) -> Certificate:
                        f"but the chunk boundaries move with {reduce_axis}, unlike fixed_size")
     else:
         chunk_words = f"one chunk of {reduce_axis} elements"
-    statement = (
+    ra = plan.op.reduce_axes
+    merged = (f"{reduce_axis} = {'*'.join(ra)} merged positions, ({', '.join(ra)}) at "
+              f"n = {ra[0].lower()}*{ra[1]} + {ra[1].lower()}; " if ra else "")
+    statement = merged + (
         f"order of {outs}: {reduce_axis} in tiles of {lanes}, {chunk_words}; inside a chunk lane j combines "
         f"elements j, j+{lanes}, ... in order, the {lanes} lanes meet in a pairwise tree, in {o.acc}; "
         f"independent of {', '.join(independent)}"
@@ -364,6 +403,8 @@ def prove(plan: Plan) -> Certificate:
         redgen=__version__, order=order, depends_on=(reduce_axis,), independent_of=independent,
         method=method,
         not_order_shaping=(
+            *((f"the walk of the reduce axes {', '.join(ra)}: {plan.copy_rule}; the merged position and "
+               f"so the order are the same",) if ra else ()),
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
             f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
             f"same left-to-right chunk combine",
@@ -373,6 +414,8 @@ def prove(plan: Plan) -> Certificate:
             *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ) if plan.notes is None else (
+            *((f"the walk of the reduce axes {', '.join(ra)}: {plan.copy_rule.split(': ')[0]}; the merged "
+               f"position and so the order are the same",) if ra else ()),
             *plan.notes,
             *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",

@@ -69,7 +69,7 @@ REFERENCE = {
 # invariance are checked under upstream Triton's interpreter (tests/test_matmul.py,
 # test_attention.py, test_language.py). A new spec not listed and without a REFERENCE fails.
 OTHER_CHECKS = {"matmul", "addmm", "bmm", "linear", "attention", "add_rms_norm", "cross_entropy", "nll_loss",
-                "fp8_quant", "fp8_quant_e5m2"}
+                "fp8_quant", "fp8_quant_e5m2", "mean_2axes"}  # mean_2axes: no `dim` (tests/test_multi_axis.py)
 
 
 def _load(path: Path):
