@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _compare(model, s: Setup) -> int:
     import redgen
-    from redgen import mode as redgen_mode
+    from redgen.runtime import mode as redgen_mode
 
     plain = run(model, s, "plain torch")
     report(plain, s)

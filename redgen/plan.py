@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import functions, ir, sym, targets
-from .errors import Loc, NotOnTarget, TargetLimit
-from .exprs import inputs_read, locals_read
-from .sym import SExpr
+from redgen import functions, ir, sym, targets
+from redgen.errors import Loc, NotOnTarget, TargetLimit
+from redgen.ir import inputs_read, locals_read
+from redgen.sym import SExpr
 
 DEFAULT_LANES = 512  # reduce tile when the spec gives none
 DEFAULT_WARPS = 4

@@ -21,8 +21,8 @@ from typing import Any
 
 import torch
 
-from .loader import load
-from .mode import Args, Fns, Route, _Fallback, _float_input, _into_out
+from redgen.runtime.loader import load
+from redgen.runtime.route import Args, Fns, Route, _Fallback, _float_input, _into_out
 
 __all__ = ["MATMUL_ROUTES", "addmm", "bmm", "linear", "mm"]
 
