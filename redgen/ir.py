@@ -325,3 +325,42 @@ def reductions_read(exprs: list[E], op: Op) -> set[str]:
     for v in locals_read(exprs, op):
         found |= {r.name for r in refs(v.expr) if r.kind == "reduce"}
     return {op.reduction(n).name for n in found}
+
+
+def problems(op: Op) -> list[str]:
+    """What is inconsistent in a checked reduction op (empty: nothing). The checker builds
+    ops that pass this; tests run it between stages on every shipped spec, so a checker or
+    planner change that breaks an invariant the later stages rely on fails there, by name,
+    not as a wrong kernel."""
+    out: list[str] = []
+    names = [x.name for x in (*op.inputs, *op.params, *op.locals, *op.outputs)]
+    names += [n for r in op.reductions for n in r.names]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        out.append(f"names bound twice: {', '.join(dup)}")
+    axes = {a for i in op.inputs for a in i.axes}
+    if op.reduce_axis not in axes and not op.reduce_axes:
+        out.append(f"reduce axis {op.reduce_axis} is no input's axis")
+    for o in op.outputs:
+        missing = [a for a in o.axes if a not in axes and a != op.reduce_axis]
+        if missing:
+            out.append(f"output {o.name} has axes no input has: {', '.join(missing)}")
+    defined_locals: set[str] = set()
+    for v in op.locals:
+        out += _ref_problems(v.expr, op, defined_locals, f"local {v.name}")
+        defined_locals.add(v.name)
+    for r in op.reductions:
+        out += _ref_problems(r.expr, op, defined_locals, f"reduction {r.name}")
+        want = stage_needed(r.expr, op)
+        if r.stage != want:
+            out.append(f"reduction {r.name} is in stage {r.stage}, but what it reads needs stage {want}")
+    for o in op.outputs:
+        out += _ref_problems(o.expr, op, defined_locals, f"output {o.name}")
+    return out
+
+
+def _ref_problems(e: E, op: Op, defined_locals: set[str], where: str) -> list[str]:
+    known = {"input": {i.name for i in op.inputs}, "param": {p.name for p in op.params},
+             "reduce": {n for r in op.reductions for n in r.names}, "local": defined_locals}
+    return [f"{where} reads {r.kind} {r.name}, which is not defined before it"
+            for r in refs(e) if r.kind in known and r.name not in known[r.kind]]
