@@ -252,7 +252,7 @@ def test_tiny_llama_is_batch_invariant_and_prefill_decode_consistent(capsys):
     pytest.importorskip("transformers")
     from examples.llama_invariance import main as llama
 
-    # Every linear layer goes through the matmul routes (redgen/mode_matmul.py), attention
+    # Every linear layer goes through the matmul routes (redgen/runtime/matmul_routes.py), attention
     # through SDPA's aten op: the whole forward pass is redgen's.
     assert llama(["--tiny"]) == 0
     out = capsys.readouterr().out

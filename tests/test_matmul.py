@@ -345,7 +345,7 @@ c = s + g
 def test_interpreter_dot_order_does_not_depend_on_the_tile_rows():
     """The interpreter's tl.dot is numpy's BLAS, whose order follows the tile's shape (OpenBLAS
     0.3.31: a 16-row and a 64-row tile give other bits). conftest installs the fixed k-order dot
-    the build's empirical check uses (redgen/interpreter_dot.py); the first rows of a 64-row tile
+    the build's empirical check uses (redgen/verify/interpreter_dot.py); the first rows of a 64-row tile
     must equal a 16-row tile's bitwise, and be the sum in k order."""
     import triton
     import triton.language as tl

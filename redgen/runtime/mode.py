@@ -25,7 +25,7 @@ Semantics:
   `skipped()` says why the others are not).
 - torch.compile: backends that run aten ops (eager, aot_eager) are routed; inductor
   compiles reductions itself and is not (use `torch.ops.redgen.*` there, see
-  redgen/torch_ops.py). Contractions (mm, addmm, bmm, .out): redgen/mode_matmul.py.
+  redgen/runtime/custom_ops.py). Contractions (mm, addmm, bmm, .out): redgen/runtime/matmul_routes.py.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def case(plan: Plan) -> dict:
 
 def run_empirical(plan: Plan, source: str) -> dict:
     """Run the worker on `source`; the certificate's 'empirical' record, or EmpiricalMismatch."""
-    if getattr(plan, "attention", False):  # --- attention (redgen/attention_empirical.py) ---
+    if getattr(plan, "attention", False):  # --- attention (redgen/verify/attention_empirical.py) ---
         from redgen.verify.attention_empirical import run_attention_empirical
 
         return run_attention_empirical(plan, source)

@@ -155,7 +155,7 @@ def prove(plan: Plan) -> Certificate:
     """Prove `plan` batch invariant, or raise NotInvariant with a counterexample."""
     from redgen.verify.counterexample import find_counterexample
 
-    if getattr(plan, "attention", False):  # --- attention (redgen/attention_verify.py) ---
+    if getattr(plan, "attention", False):  # --- attention (redgen/verify/attention_proof.py) ---
         from redgen.verify.attention_proof import prove_attention
 
         return prove_attention(plan)
