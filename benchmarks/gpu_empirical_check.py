@@ -1,4 +1,4 @@
-"""Device-side check of redgen.empirical's GPU run (the worker with REDGEN_EMPIRICAL_DEVICE=cuda)."""
+"""Device-side check of redgen.verify.empirical's GPU run (the worker with REDGEN_EMPIRICAL_DEVICE=cuda)."""
 import sys
 import time
 from pathlib import Path

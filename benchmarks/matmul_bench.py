@@ -222,7 +222,7 @@ def transformer() -> None:
         with redgen.batch_invariant():
             one = block(x[:1], p, heads)
             many = block(x, p, heads)[:1]
-            counts = dict(redgen.mode.call_counts())
+            counts = dict(redgen.runtime.mode.call_counts())
         eager_diff = (plain[0].float() - plain[1].float()).abs().max().item()
         ok = torch.equal(one, many)
         out[name] = {"redgen_equal": ok, "torch_max_diff": eager_diff, "routed_calls": counts}

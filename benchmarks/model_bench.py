@@ -48,7 +48,7 @@ def main() -> int:
     g = torch.Generator(device="cuda").manual_seed(1)
     ids = torch.randint(0, s.vocab, (s.batches[0], s.prompt), device="cuda", generator=g)
     plain, toks_plain = timed(model, ids, s.new)
-    from redgen import mode
+    from redgen.runtime import mode
 
     before = mode.call_counts()
     with redgen.batch_invariant():

@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("TRITON_INTERPRET", "1")
     sys.path.insert(0, str(ROOT))  # this checkout's redgen and generated/
     import redgen
-    from redgen import mode
+    from redgen.runtime import mode
 
     iters = args.iters or (2 if args.small else 10)
     seed_shape = (48, 2100, 4) if args.small else (2048, 4096, 16)

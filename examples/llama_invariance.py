@@ -13,7 +13,7 @@ random), and:
    tokens must equal the decode-time ones bitwise (sampler vs trainer, on-policy RL).
 Prints a table per mode and a verdict; exit code 0 when redgen's run holds both
 properties. Attention reaches redgen through F.scaled_dot_product_attention's aten ops
-(redgen/mode_attention.py); matmuls need the matmul routes (redgen/mode_matmul.py): without
+(redgen/runtime/attention_routes.py); matmuls need the matmul routes (redgen/runtime/matmul_routes.py): without
 them the mode routes attention and the norms/softmax only, and the cuBLAS matmuls
 still vary with the batch (the run says which ops were routed).
 """
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _compare(model, s: Setup) -> int:
     import redgen
-    from redgen import mode as redgen_mode
+    from redgen.runtime import mode as redgen_mode
 
     plain = run(model, s, "plain torch")
     report(plain, s)

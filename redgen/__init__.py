@@ -12,12 +12,12 @@ from typing import Any
 __version__ = "0.1.0"
 
 _LAZY = {
-    "load": "loader",
-    "available": "loader",
-    "batch_invariant": "mode",
-    "enable": "mode",
-    "disable": "mode",
-    "is_enabled": "mode",
+    "load": "runtime.loader",
+    "available": "runtime.loader",
+    "batch_invariant": "runtime.mode",
+    "enable": "runtime.mode",
+    "disable": "runtime.mode",
+    "is_enabled": "runtime.mode",
 }
 
 __all__ = ["__version__", *_LAZY]

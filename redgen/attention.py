@@ -31,11 +31,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from . import errors as err
-from . import ir, sym, targets
-from . import syntax as S
-from .errors import Loc, did_you_mean
-from .plan import Kernel
+from redgen import errors as err
+from redgen import ir, sym, targets
+from redgen import syntax as S
+from redgen.errors import Loc, did_you_mean
+from redgen.plan import Kernel
 
 SOFTMAX_SUM = "softmax_sum"
 MASKS = ("causal", "none")

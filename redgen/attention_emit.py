@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import __version__, targets
-from .attention import AttentionPlan
-from .emit import TORCH_DTYPES, _env
+from redgen import __version__, targets
+from redgen.attention import AttentionPlan
+from redgen.emit import TORCH_DTYPES, _env
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import hashlib
 import math
 
-from . import combiners, functions, ir, sym
-from . import errors as err
-from . import syntax as S
-from .errors import Loc, did_you_mean
-from .names import op_name_problem
+from redgen import combiners, functions, ir, sym
+from redgen import errors as err
+from redgen import syntax as S
+from redgen.errors import Loc, did_you_mean
+from redgen.names import op_name_problem
 
 _OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 _SCHEDULE_OPS = {"+": sym.add, "-": sym.sub, "*": sym.mul, "/": sym.floordiv}
@@ -643,8 +643,8 @@ def check(spec: S.Spec) -> ir.Op | ir.Contraction:
     contraction_check.py) and an attention spec (softmax_sum, mask or group, see
     attention.py) have their own checkers and IR.
     """
-    from . import attention
-    from .contraction_check import check_contraction, is_contraction
+    from redgen import attention
+    from redgen.contraction_check import check_contraction, is_contraction
 
     if attention.is_attention(spec):
         return attention.check(spec)

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import __version__, ir, sym, targets
-from .errors import BadSplit, BadTile, NotInvariant, TargetLimit
-from .sym import SExpr
-from .verify import BOUND, Certificate, _refute, spec_path, text
+from redgen import __version__, ir, sym, targets
+from redgen.errors import BadSplit, BadTile, NotInvariant, TargetLimit
+from redgen.sym import SExpr
+from redgen.verify.certificate import BOUND, Certificate, spec_path, text
+from redgen.verify.proof import _refute
 
 DEFAULT_BLOCK_K = 64
 DEFAULT_GROUP_M = 8
@@ -226,7 +227,7 @@ def _regime_counterexample(plan: ContractionPlan, field: str) -> NotInvariant | 
 
 def prove_contraction(plan: ContractionPlan) -> Certificate:
     """Prove `plan` batch invariant, or raise NotInvariant with a counterexample."""
-    from .counterexample import find_counterexample
+    from redgen.verify.counterexample import find_counterexample
 
     op, o = plan.op, plan.order
     forbidden = {*plan.batch_symbols, "cores"}
@@ -260,7 +261,7 @@ def prove_contraction(plan: ContractionPlan) -> Certificate:
             raise BadTile(f"tiles {op.m} = {r.block_m}, {op.n} = {r.block_n}: tl.dot needs at least 16",
                           o.where("regimes"), op.source)
     pin = dict.fromkeys(forbidden, 1)
-    from .verify import substitute
+    from redgen.verify.certificate import substitute
 
     chunk = substitute(o.chunk, pin)
     if o.split_kind == "fixed_size":

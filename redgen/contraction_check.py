@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import hashlib
 
-from . import errors as err
-from . import ir
-from . import syntax as S
-from .check import _Checker
-from .errors import did_you_mean
+from redgen import errors as err
+from redgen import ir
+from redgen import syntax as S
+from redgen.check import _Checker
+from redgen.errors import did_you_mean
 
 
 def _product(st: S.Stmt) -> tuple[S.Name, S.Name] | None:

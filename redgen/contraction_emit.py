@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import __version__, ir, targets
-from .contraction import ContractionPlan
-from .emit import TORCH_DTYPES, _env
-from .exprs import render
+from redgen import __version__, ir, targets
+from redgen.contraction import ContractionPlan
+from redgen.emit import TORCH_DTYPES, _env
+from redgen.exprs import render
 
 
 @dataclass(frozen=True)

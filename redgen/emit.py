@@ -13,11 +13,12 @@ from pathlib import Path
 
 import jinja2
 
-from . import __version__, combiners, ir, targets
-from .errors import MissingTemplates
-from .exprs import helpers, inputs_read, locals_read, reductions_read, render, stage_needed
-from .names import usable
-from .plan import Plan
+from redgen import __version__, combiners, ir, targets
+from redgen.errors import MissingTemplates
+from redgen.exprs import helpers, render
+from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
+from redgen.names import usable
+from redgen.plan import Plan
 
 
 def template_root() -> Path:
@@ -579,7 +580,7 @@ def _env() -> jinja2.Environment:
 def emit(plan: Plan, certificate) -> str:
     """Source of the generated module for `plan`."""
     if getattr(plan, "attention", False):  # --- attention (redgen/attention_emit.py) ---
-        from .attention_emit import emit as emit_attention
+        from redgen.attention_emit import emit as emit_attention
 
         return emit_attention(plan, certificate)
     ctx = context(plan, certificate)

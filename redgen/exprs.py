@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from . import functions, ir
+from redgen import functions, ir
 
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
@@ -64,53 +64,3 @@ def helpers(exprs: list[ir.E]) -> tuple[str, ...]:
     for e in exprs:
         walk(e)
     return tuple(sorted(found))
-
-
-def stage_needed(e: ir.E, op: ir.Op) -> int:
-    """How many reduction stages must be complete before `e` can be computed."""
-    need = 0
-    for r in ir.refs(e):
-        if r.kind == "reduce":
-            need = max(need, op.reduction(r.name).stage + 1)
-        elif r.kind == "local":
-            need = max(need, stage_needed(op.local(r.name).expr, op))
-    return need
-
-
-def inputs_read(e: ir.E, op: ir.Op) -> list[str]:
-    """Inputs an expression reads element-wise, through locals too, in declaration order."""
-    found: set[str] = set()
-
-    def walk(x: ir.E) -> None:
-        for r in ir.refs(x):
-            if r.kind == "input":
-                found.add(r.name)
-            elif r.kind == "local":
-                walk(op.local(r.name).expr)
-
-    walk(e)
-    return [i.name for i in op.inputs if i.name in found]
-
-
-def locals_read(exprs: list[ir.E], op: ir.Op) -> list[ir.Local]:
-    """Locals the expressions read (transitively), in definition order."""
-    found: set[str] = set()
-
-    def walk(x: ir.E) -> None:
-        for r in ir.refs(x):
-            if r.kind == "local" and r.name not in found:
-                found.add(r.name)
-                walk(op.local(r.name).expr)
-
-    for e in exprs:
-        walk(e)
-    return [v for v in op.locals if v.name in found]
-
-
-def reductions_read(exprs: list[ir.E], op: ir.Op) -> set[str]:
-    """Names of the reductions the expressions read, directly or through locals (a
-    reduction binding several names, `(m, s) = softmax_stats(x)`, by its first)."""
-    found = {r.name for e in exprs for r in ir.refs(e) if r.kind == "reduce"}
-    for v in locals_read(exprs, op):
-        found |= {r.name for r in ir.refs(v.expr) if r.kind == "reduce"}
-    return {op.reduction(n).name for n in found}

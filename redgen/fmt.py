@@ -14,7 +14,7 @@ import subprocess
 import sys
 from functools import cache
 
-from .errors import FormatFailed
+from redgen.errors import FormatFailed
 
 RUFF_VERSION = "0.17.6"  # the [project] dependency pins the same version
 RUFF_ARGS = ("format", "--isolated", "--line-length", "120", "--target-version", "py310",

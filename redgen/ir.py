@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import combiners as _combiners
-from . import functions as _functions
-from .errors import Loc
-from .sym import SExpr
+from redgen import combiners as _combiners
+from redgen import functions as _functions
+from redgen.errors import Loc
+from redgen.sym import SExpr
 
 DTYPES = ("f32", "f16", "bf16")
 ACC_DTYPES = ("f32",)
@@ -163,7 +163,7 @@ class Schedule:
     locs: tuple[tuple[str, Loc], ...] = field(default=())
 
     def tile(self, axis: str, default: int) -> SExpr:
-        from .sym import const
+        from redgen.sym import const
 
         return dict(self.tiles).get(axis, const(default))
 
@@ -272,3 +272,95 @@ class Contraction:
     def mapped(self) -> tuple[Output, ...]:
         return ()
 # --- end contractions ------------------------------------------------------------
+
+
+# --- analyses of expressions (the planner and the emitter ask them; no rendering here) ---
+
+
+def stage_needed(e: E, op: Op) -> int:
+    """How many reduction stages must be complete before `e` can be computed."""
+    need = 0
+    for r in refs(e):
+        if r.kind == "reduce":
+            need = max(need, op.reduction(r.name).stage + 1)
+        elif r.kind == "local":
+            need = max(need, stage_needed(op.local(r.name).expr, op))
+    return need
+
+
+def inputs_read(e: E, op: Op) -> list[str]:
+    """Inputs an expression reads element-wise, through locals too, in declaration order."""
+    found: set[str] = set()
+
+    def walk(x: E) -> None:
+        for r in refs(x):
+            if r.kind == "input":
+                found.add(r.name)
+            elif r.kind == "local":
+                walk(op.local(r.name).expr)
+
+    walk(e)
+    return [i.name for i in op.inputs if i.name in found]
+
+
+def locals_read(exprs: list[E], op: Op) -> list[Local]:
+    """Locals the expressions read (transitively), in definition order."""
+    found: set[str] = set()
+
+    def walk(x: E) -> None:
+        for r in refs(x):
+            if r.kind == "local" and r.name not in found:
+                found.add(r.name)
+                walk(op.local(r.name).expr)
+
+    for e in exprs:
+        walk(e)
+    return [v for v in op.locals if v.name in found]
+
+
+def reductions_read(exprs: list[E], op: Op) -> set[str]:
+    """Names of the reductions the expressions read, directly or through locals (a
+    reduction binding several names, `(m, s) = softmax_stats(x)`, by its first)."""
+    found = {r.name for e in exprs for r in refs(e) if r.kind == "reduce"}
+    for v in locals_read(exprs, op):
+        found |= {r.name for r in refs(v.expr) if r.kind == "reduce"}
+    return {op.reduction(n).name for n in found}
+
+
+def problems(op: Op) -> list[str]:
+    """What is inconsistent in a checked reduction op (empty: nothing). The checker builds
+    ops that pass this; tests run it between stages on every shipped spec, so a checker or
+    planner change that breaks an invariant the later stages rely on fails there, by name,
+    not as a wrong kernel."""
+    out: list[str] = []
+    names = [x.name for x in (*op.inputs, *op.params, *op.locals, *op.outputs)]
+    names += [n for r in op.reductions for n in r.names]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        out.append(f"names bound twice: {', '.join(dup)}")
+    axes = {a for i in op.inputs for a in i.axes}
+    if op.reduce_axis not in axes and not op.reduce_axes:
+        out.append(f"reduce axis {op.reduce_axis} is no input's axis")
+    for o in op.outputs:
+        missing = [a for a in o.axes if a not in axes and a != op.reduce_axis]
+        if missing:
+            out.append(f"output {o.name} has axes no input has: {', '.join(missing)}")
+    defined_locals: set[str] = set()
+    for v in op.locals:
+        out += _ref_problems(v.expr, op, defined_locals, f"local {v.name}")
+        defined_locals.add(v.name)
+    for r in op.reductions:
+        out += _ref_problems(r.expr, op, defined_locals, f"reduction {r.name}")
+        want = stage_needed(r.expr, op)
+        if r.stage != want:
+            out.append(f"reduction {r.name} is in stage {r.stage}, but what it reads needs stage {want}")
+    for o in op.outputs:
+        out += _ref_problems(o.expr, op, defined_locals, f"output {o.name}")
+    return out
+
+
+def _ref_problems(e: E, op: Op, defined_locals: set[str], where: str) -> list[str]:
+    known = {"input": {i.name for i in op.inputs}, "param": {p.name for p in op.params},
+             "reduce": {n for r in op.reductions for n in r.names}, "local": defined_locals}
+    return [f"{where} reads {r.kind} {r.name}, which is not defined before it"
+            for r in refs(e) if r.kind in known and r.name not in known[r.kind]]

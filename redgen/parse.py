@@ -12,8 +12,8 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from . import syntax as S
-from .errors import BadLiteral, BadSpecFile, Loc, SyntaxError_, TooDeep, UnexpectedEnd, source_lines
+from redgen import syntax as S
+from redgen.errors import BadLiteral, BadSpecFile, Loc, SyntaxError_, TooDeep, UnexpectedEnd, source_lines
 
 # Expressions nest at most this deep (parentheses do not count, operators and calls do):
 # every later stage walks expressions recursively, and a spec is read by people.

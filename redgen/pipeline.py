@@ -23,10 +23,10 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, ir, parse, targets
-from . import check as check_mod
-from . import emit as emit_mod
-from .errors import (
+from redgen import __version__, ir, parse, targets
+from redgen import check as check_mod
+from redgen import emit as emit_mod
+from redgen.errors import (
     BadExpr,
     BadOpName,
     BadOutput_,
@@ -38,9 +38,10 @@ from .errors import (
     TargetLimit,
     source_lines,
 )
-from .fmt import format_source
-from .plan import Plan
-from .verify import Certificate, prove
+from redgen.fmt import format_source
+from redgen.plan import Plan
+from redgen.verify.certificate import Certificate
+from redgen.verify.proof import prove
 
 
 @dataclass(frozen=True)
@@ -65,18 +66,18 @@ def plan_spec(path: str | Path, target: str) -> Plan:
 def plan_op(op, target: str):
     """The plan of a checked op for `target`, by family."""
     if isinstance(op, ir.Contraction):
-        from .contraction import plan_contraction
+        from redgen.contraction import plan_contraction
 
         return plan_contraction(op, target)
     if not isinstance(op, ir.Op):  # attention (redgen/attention.py)
-        from .attention import plan
+        from redgen.attention import plan
 
         return plan(op, target)
     return check_tile_limit(targets.planner(target)(op))
 
 
 def _is_contraction(plan) -> bool:
-    from .contraction import ContractionPlan
+    from redgen.contraction import ContractionPlan
 
     return isinstance(plan, ContractionPlan)
 
@@ -84,7 +85,7 @@ def _is_contraction(plan) -> bool:
 def emit_plan(plan, cert) -> str:
     """The module source of a proved plan, by kernel family, formatted (fmt.py)."""
     if _is_contraction(plan):
-        from .contraction_emit import emit_contraction
+        from redgen.contraction_emit import emit_contraction
 
         return format_source(emit_contraction(plan, cert))
     return format_source(emit_mod.emit(plan, cert))  # reductions and attention (emit.py dispatches)
@@ -92,10 +93,10 @@ def emit_plan(plan, cert) -> str:
 
 def _run_empirical(plan, source: str) -> dict:
     if _is_contraction(plan):
-        from .contraction_empirical import run_contraction_empirical
+        from redgen.verify.contraction_empirical import run_contraction_empirical
 
         return run_contraction_empirical(plan, source)
-    from .empirical import run_empirical
+    from redgen.verify.empirical import run_empirical
 
     return run_empirical(plan, source)  # reductions and attention (empirical.py dispatches)
 
@@ -160,7 +161,7 @@ def prove_plan(plan: Plan) -> Certificate:
     Contractions have their own prover (contraction.py), attention its own (verify.py
     hands it to attention_verify.py)."""
     if _is_contraction(plan):
-        from .contraction import prove_contraction
+        from redgen.contraction import prove_contraction
 
         return prove_contraction(plan)
     loc = plan.op.schedule.loc("split_value") or plan.op.schedule.loc("split")
@@ -277,7 +278,7 @@ def _cache_record(record: dict) -> None:
     try:
         d = cache_dir()
         d.mkdir(parents=True, exist_ok=True)
-        from .export import write_atomic
+        from redgen.export import write_atomic
 
         write_atomic(d / f"{record['kernel_sha256']}.json", json.dumps(record, sort_keys=True) + "\n")
     except (OSError, RedgenError):

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import functions, ir, sym, targets
-from .errors import Loc, NotOnTarget, TargetLimit
-from .exprs import inputs_read, locals_read
-from .sym import SExpr
+from redgen import functions, ir, sym, targets
+from redgen.errors import Loc, NotOnTarget, TargetLimit
+from redgen.ir import inputs_read, locals_read
+from redgen.sym import SExpr
 
 DEFAULT_LANES = 512  # reduce tile when the spec gives none
 DEFAULT_WARPS = 4
@@ -320,3 +320,22 @@ def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
 def _pow2_floor(n: int) -> int:
     return 1 << (max(1, n).bit_length() - 1)
 
+
+
+def problems(plan: Plan) -> list[str]:
+    """What is inconsistent in a reduction plan with its op (empty: nothing); tests run it
+    on every shipped spec and target, beside ir.problems."""
+    out = list(ir.problems(plan.op))
+    if plan.target not in targets.names():
+        out.append(f"unknown target {plan.target}")
+    missing = [f for f in ORDER_FIELDS if getattr(plan.order, f, None) is None]
+    if missing:
+        out.append(f"order lacks {', '.join(missing)}")
+    if not plan.kernels:
+        out.append("no kernel shape")
+    shapes = [k.name for k in plan.kernels]
+    if len(set(shapes)) != len(shapes):
+        out.append(f"kernel shapes twice: {shapes}")
+    if any(k.block < 1 or k.num_warps < 1 for k in plan.kernels):
+        out.append("a kernel with no rows per program or no warps")
+    return out

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import torch
 
-from . import functions, ir
+from redgen import functions, ir
 
 _UNARY = {
     "neg": torch.neg, "exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,

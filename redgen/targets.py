@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import UnknownTarget, did_you_mean
+from redgen.errors import UnknownTarget, did_you_mean
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 # tl.dot in one fixed order under the interpreter, as in the build's empirical check (the
-# reason is in redgen/interpreter_dot.py): numpy's BLAS orders each tile's sums by its shape.
-from redgen.interpreter_dot import install as _fixed_order_dot  # noqa: E402
+# reason is in redgen/verify/interpreter_dot.py): numpy's BLAS orders each tile's sums by its shape.
+from redgen.verify.interpreter_dot import install as _fixed_order_dot  # noqa: E402
 
 _fixed_order_dot()

@@ -160,14 +160,14 @@ def run(seed: int, target: str, out_dir) -> dict:
     import importlib.util
     from pathlib import Path
 
-    from redgen import _empirical_worker as worker
     from redgen.check import check
     from redgen.emit import emit
-    from redgen.empirical import _prime_at_least, case
     from redgen.errors import RedgenError
     from redgen.parse import parse
     from redgen.targets import planner
-    from redgen.verify import prove
+    from redgen.verify import worker
+    from redgen.verify.empirical import _prime_at_least, case
+    from redgen.verify.proof import prove
 
     text = spec(seed)
     rec = {"seed": seed, "target": target}

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from redgen import emit, plan, targets, verify
+from redgen import emit, plan, targets
 from redgen.errors import TargetLimit
 from redgen.pipeline import build_spec, plan_spec
+from redgen.verify import proof as verify
 
 ROOT = Path(__file__).resolve().parent.parent
 ERRORS = ROOT / "tests" / "specs" / "errors"

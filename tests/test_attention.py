@@ -16,11 +16,12 @@ import pytest
 import torch
 import torch.nn.functional as F  # noqa: N812
 
-from redgen.attention_empirical import reference
-from redgen.cli import main, recheck_module
+from redgen.cli import main
 from redgen.errors import NotInvariant
 from redgen.pipeline import build_spec, plan_spec
-from redgen.verify import prove
+from redgen.verify.attention_empirical import reference
+from redgen.verify.proof import prove
+from redgen.verify.recheck import recheck_module
 from tests.tolerances import assert_accurate, assert_attention_accurate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,8 +185,8 @@ def _bhld(dtype=torch.float32, lq=70, lk=70, b=2):
 
 def test_mode_routes_sdpa_as_transformers_calls_it(attn):
     import redgen
-    from redgen import mode
-    from redgen.mode import BatchInvarianceWarning
+    from redgen.runtime import mode
+    from redgen.runtime.mode import BatchInvarianceWarning
 
     q, k, v = _bhld()
     want = attn.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).transpose(1, 2)
@@ -216,7 +217,7 @@ def test_mode_routes_sdpa_as_transformers_calls_it(attn):
 ])
 def test_mode_falls_back_with_a_warning(kwargs, reason):
     import redgen
-    from redgen.mode import BatchInvarianceWarning
+    from redgen.runtime.mode import BatchInvarianceWarning
 
     q, k, v = _bhld()
     if kwargs.pop("head_dim", None):
@@ -234,7 +235,7 @@ def test_mode_falls_back_with_a_warning(kwargs, reason):
 def test_torch_ops_attention(attn):
     from torch._subclasses.fake_tensor import FakeTensorMode
 
-    import redgen.torch_ops  # noqa: F401 - registers torch.ops.redgen.*
+    import redgen.runtime.custom_ops  # noqa: F401 - registers torch.ops.redgen.*
 
     qs, ks, vs = _seqs([3, 300], [40, 300])
     cu_q = torch.tensor([0, 3, 303], dtype=torch.int32)
@@ -251,7 +252,7 @@ def test_tiny_llama_is_batch_invariant_and_prefill_decode_consistent(capsys):
     pytest.importorskip("transformers")
     from examples.llama_invariance import main as llama
 
-    # Every linear layer goes through the matmul routes (redgen/mode_matmul.py), attention
+    # Every linear layer goes through the matmul routes (redgen/runtime/matmul_routes.py), attention
     # through SDPA's aten op: the whole forward pass is redgen's.
     assert llama(["--tiny"]) == 0
     out = capsys.readouterr().out

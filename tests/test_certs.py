@@ -14,11 +14,12 @@ import torch
 import z3
 
 from redgen import sym
-from redgen.empirical import run_empirical
 from redgen.errors import EmpiricalMismatch
 from redgen.pipeline import build_spec, check_spec, plan_spec
 from redgen.reference import evaluate
-from redgen.verify import BOUND, prove
+from redgen.verify.certificate import BOUND
+from redgen.verify.empirical import run_empirical
+from redgen.verify.proof import prove
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -86,8 +87,8 @@ def test_empirical_check_fails_a_consistently_wrong_kernel(tmp_path):
 def test_a_present_gpu_reruns_the_empirical_check_there(monkeypatch):
     """On a machine with a GPU the interpreter check is repeated on it (compiled kernels: FMA
     contraction and instruction selection), and the certificate records both runs."""
-    from redgen import empirical
     from redgen.pipeline import plan_spec
+    from redgen.verify import empirical
 
     calls = []
 

@@ -2,7 +2,7 @@
 (tests/spec_gen.py) are parsed, checked, planned, proved and emitted; every proved
 one is imported and run under the Triton interpreter, its outputs compared with the
 float64 evaluator of the typed IR (redgen.reference) at the per-dtype tolerances,
-and its batch invariance checked bitwise (redgen._empirical_worker.check).
+and its batch invariance checked bitwise (redgen.verify.worker.check).
 
 A bounded count runs here (about a minute); scripts/differential.py runs as many as
 you like, and docs/verifier.md records a long run. A spec this finds failing becomes

@@ -1,4 +1,4 @@
-"""The empirical check's interpreter savings (redgen._empirical_worker.lean_interpreter) and
+"""The empirical check's interpreter savings (redgen.verify.worker.lean_interpreter) and
 its skipped duplicate path change no bit of any output, and the record says what ran."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import torch
 
-from redgen.empirical import run_empirical
 from redgen.pipeline import emit_plan, plan_spec, prove_plan
+from redgen.verify.empirical import run_empirical
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # a 2-stage softmax, an argmax) on fixed inputs; with argv[1] == "lean" after the savings.
 SCRIPT = """
 import sys, torch
-from redgen._empirical_worker import lean_interpreter
+from redgen.verify.worker import lean_interpreter
 done = lean_interpreter() if sys.argv[1] == "lean" else []
 assert len(done) == (2 if sys.argv[1] == "lean" else 0), done
 from generated.cuda.softmax import softmax

@@ -43,11 +43,12 @@ from generated.cuda import mean as c_mean
 from generated.cuda import nansum as c_nansum
 from generated.cuda import nll_loss as c_nll_loss
 from generated.cuda import vector_norm as c_vector_norm
-from redgen import errors, functions, mode
+from redgen import errors, functions
 from redgen import targets as rg_targets
 from redgen.cli import main
 from redgen.errors import RedgenError
 from redgen.pipeline import check_spec, plan_spec
+from redgen.runtime import mode
 from tests.ir_reference import evaluate
 from tests.tolerances import assert_accurate
 

@@ -23,7 +23,7 @@ import torch  # noqa: E402
 
 import redgen  # noqa: E402
 from redgen.cli import main  # noqa: E402
-from redgen.loader import load_module  # noqa: E402
+from redgen.runtime.loader import load_module  # noqa: E402
 from tests.tolerances import TOLERANCE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -324,7 +324,7 @@ def test_interpreter_runtime_warnings_do_not_leak(gen):
     (lambda x: torch.argmin(x), "argmin.default", False),
 ])
 def test_var_std_argmax_argmin_are_routed(fn, aten, rowwise):
-    from redgen import mode
+    from redgen.runtime import mode
 
     x = _x(5, 33)
     want = fn(x)
@@ -354,7 +354,7 @@ def test_layer_norm_statistics_like_torch_on_empty_and_inf_rows():
 # --- torch.ops.redgen with None weight/bias (a fresh process: registration is global) -------------
 def test_custom_ops_take_none_weights_and_have_torchs_gradients(gen):
     code = (
-        "import torch, redgen.torch_ops\n"
+        "import torch, redgen.runtime.custom_ops\n"
         "x = torch.randn(3, 8)\n"
         "y = torch.ops.redgen.layer_norm(x, None, None, [-1])\n"
         "ref = torch.nn.functional.layer_norm(x, (8,))\n"

@@ -22,9 +22,9 @@ from generated.cuda import bmm as bmm_mod
 from generated.cuda import linear as linear_mod
 from generated.cuda import matmul as mm_mod
 from redgen import contraction, errors, ir, targets
-from redgen import mode as rmode
 from redgen.parse import parse
 from redgen.pipeline import build_spec, check_spec, plan_spec
+from redgen.runtime import mode as rmode
 from tests.tolerances import assert_accurate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -274,7 +274,7 @@ def test_mode_falls_back_with_a_warning():
 
 
 def test_direct_api_for_other_families():
-    from redgen import mode_matmul
+    from redgen.runtime import matmul_routes as mode_matmul
 
     x, w, bias = rand(2, 3, 64), rand(16, 64, seed=1), rand(16, seed=2)
     assert torch.equal(mode_matmul.linear(x, w, bias)[1], mode_matmul.linear(x[1:], w, bias)[0])
@@ -317,7 +317,7 @@ def test_transformer_block_one_sequence_alone_equals_inside_a_batch():
 def test_custom_ops_and_their_fake_shapes():
     from torch._subclasses.fake_tensor import FakeTensorMode
 
-    from redgen import torch_ops
+    from redgen.runtime import custom_ops as torch_ops
 
     assert {"matmul", "addmm", "bmm", "linear"} <= set(torch_ops.register())
     a, b = rand(5, 64), rand(64, 7, seed=1)
@@ -345,7 +345,7 @@ c = s + g
 def test_interpreter_dot_order_does_not_depend_on_the_tile_rows():
     """The interpreter's tl.dot is numpy's BLAS, whose order follows the tile's shape (OpenBLAS
     0.3.31: a 16-row and a 64-row tile give other bits). conftest installs the fixed k-order dot
-    the build's empirical check uses (redgen/interpreter_dot.py); the first rows of a 64-row tile
+    the build's empirical check uses (redgen/verify/interpreter_dot.py); the first rows of a 64-row tile
     must equal a 16-row tile's bitwise, and be the sum in k order."""
     import triton
     import triton.language as tl

@@ -16,13 +16,13 @@ import pytest
 import torch
 
 import redgen
-from redgen import mode
 from redgen.check import check as check_spec_text
 from redgen.cli import main
 from redgen.errors import RedgenError
 from redgen.parse import parse
 from redgen.pipeline import check_spec, plan_spec
 from redgen.reference import evaluate
+from redgen.runtime import mode
 from tests.tolerances import assert_accurate
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -312,7 +312,7 @@ def test_certificate_covers_the_reductions():
 
 def test_custom_ops_and_batch_invariant_mode():
     import redgen
-    from redgen import torch_ops
+    from redgen.runtime import custom_ops as torch_ops
 
     torch_ops.register()
     x, w, b = randn(4, 32), randn(32, seed=1), randn(32, seed=2)

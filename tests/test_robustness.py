@@ -295,7 +295,7 @@ def test_recheck_from_another_directory(tmp_path, monkeypatch, capsys):
 @pytest.fixture
 def fake_run(monkeypatch, tmp_path):
     """run_empirical replaced by a counter (the real one takes ~45 s per spec)."""
-    from redgen import empirical
+    from redgen.verify import empirical
 
     calls = []
 
@@ -403,7 +403,7 @@ def test_long_interpreter_checks_print_a_heartbeat_and_a_dead_worker_is_coded(mo
     import subprocess
     import time
 
-    from redgen import empirical
+    from redgen.verify import empirical
 
     def slow(plan, source):
         time.sleep(0.3)

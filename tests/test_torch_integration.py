@@ -100,7 +100,7 @@ def test_import_redgen_is_lazy():
 
 @pytest.fixture(scope="module")
 def torch_ops():
-    import redgen.torch_ops as t
+    import redgen.runtime.custom_ops as t
 
     return t
 

@@ -17,7 +17,7 @@ import pytest
 
 from redgen.cli import main
 from redgen.pipeline import plan_spec
-from redgen.verify import prove
+from redgen.verify.proof import prove
 
 REPO = Path(__file__).resolve().parent.parent
 UNVERIFIABLE = sorted((REPO / "tests" / "specs" / "unverifiable").glob("*.red"))

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import itertools
 
-from . import sym
-from .errors import NotInvariant
-from .plan import Plan
+from redgen import sym
+from redgen.errors import NotInvariant
+from redgen.plan import Plan
 
 _REDUCE_LENGTHS = (4096, 1000, 128)
 _BATCHES = (1, 2, 3, 7, 64)
@@ -38,7 +38,7 @@ def _value(expr: sym.SExpr, env: dict[str, int]):
 
 def _candidates(plan: Plan, names: list[str]):
     """(base, other) environments over `names` (plus the reduce axis), most readable first."""
-    from .verify import spec_cores
+    from redgen.verify.certificate import spec_cores
 
     axis = plan.op.reduce_axis
     cores = spec_cores(plan)
@@ -58,7 +58,7 @@ def _smallest(plan: Plan, expr: sym.SExpr, names: list[str]):
     """z3: the all-ones shape (spec cores) against the smallest shape that gives another value."""
     import z3
 
-    from .verify import BOUND, spec_cores
+    from redgen.verify.certificate import BOUND, spec_cores
 
     axis = plan.op.reduce_axis
     free = sorted(expr.free())
@@ -102,7 +102,7 @@ def _user_expr(plan: Plan, field: str, expr: sym.SExpr) -> tuple[str, sym.SExpr]
 
 def find_counterexample(plan: Plan, field: str, expr: sym.SExpr, vary: set[str], model) -> NotInvariant:
     """A NotInvariant error naming the spec line, two shapes and the two orders."""
-    from .verify import describe, invariant_symbols, outputs_text, text
+    from redgen.verify.certificate import describe, invariant_symbols, outputs_text, text
 
     axis = plan.op.reduce_axis
     names = [v for v in invariant_symbols(plan) if v in vary]

@@ -18,8 +18,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import targets as _targets
-from .errors import UnknownKernel, did_you_mean
+from redgen import targets as _targets
+from redgen.errors import UnknownKernel, did_you_mean
 
 _LOCK = threading.Lock()
 

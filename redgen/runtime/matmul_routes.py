@@ -1,6 +1,6 @@
 """Batch-invariant mode for contractions: aten mm, addmm, bmm (and their .out) -> redgen.
 
-Registered by redgen/mode.py (its ROUTES table ends with MATMUL_ROUTES), so
+Registered by redgen/runtime/mode.py (its ROUTES table ends with MATMUL_ROUTES), so
 `redgen.batch_invariant()` routes them like the reductions: on CUDA, and on CPU under
 TRITON_INTERPRET=1; a call the kernels do not cover (float64, mixed dtypes, addmm with
 beta/alpha other than 1 or a bias that is not [N], shapes torch rejects) falls back to
@@ -21,8 +21,8 @@ from typing import Any
 
 import torch
 
-from .loader import load
-from .mode import Args, Fns, Route, _Fallback, _float_input, _into_out
+from redgen.runtime.loader import load
+from redgen.runtime.route import Args, Fns, Route, _Fallback, _float_input, _into_out
 
 __all__ = ["MATMUL_ROUTES", "addmm", "bmm", "linear", "mm"]
 

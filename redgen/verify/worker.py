@@ -1,4 +1,4 @@
-"""Subprocess side of redgen.empirical (run with TRITON_INTERPRET=1).
+"""Subprocess side of redgen.verify.empirical (run with TRITON_INTERPRET=1).
 
 Also used by the differential test (tests/test_differential.py), which runs `check`
 in-process on modules it emitted itself.
@@ -14,10 +14,10 @@ import sys
 
 import torch
 
-from .check import check as check_spec
-from .parse import parse
-from .reference import evaluate
-from .tolerances import TOLERANCE, assert_accurate
+from redgen.check import check as check_spec
+from redgen.parse import parse
+from redgen.reference import evaluate
+from redgen.tolerances import TOLERANCE, assert_accurate
 
 _DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 
@@ -61,7 +61,7 @@ class _Runner:
         self.forced = tuple(p for p in self.paths if p != "natural" and p not in self.same)
         self.calls = 0
         # Where the kernels run: the interpreter on CPU tensors, or a GPU (REDGEN_EMPIRICAL_DEVICE
-        # set by redgen.empirical when one is present). Inputs are drawn on the CPU either way
+        # set by redgen.verify.empirical when one is present). Inputs are drawn on the CPU either way
         # (the same data), outputs come back to it for the comparisons.
         self.device = os.environ.get("REDGEN_EMPIRICAL_DEVICE", "cpu")
 

@@ -1,6 +1,6 @@
 """The empirical half of verifying a contraction: run the emitted kernel, compare bits.
 
-As redgen.empirical does for reductions: the emitted module is imported in a subprocess
+As redgen.verify.empirical does for reductions: the emitted module is imported in a subprocess
 with TRITON_INTERPRET=1 and run on random data at several M (1, 2, 3, 13, 40; a prime),
 and for bmm at several batch counts; the first rows of a larger call must equal a smaller
 call's bit for bit, a row moved to another position must keep its bits, and two runs on
@@ -9,7 +9,7 @@ so every tile shape is tried at every M) and, for ascend, core budgets of 1, 8, 
 persistent programs are compared with the natural choice. K = two chunks (or two K tiles)
 and a ragged tail, so the K loop, its mask and the chunk combine are all exercised.
 
-    python -m redgen.contraction_empirical MODULE CASE_JSON     (the subprocess side)
+    python -m redgen.verify.contraction_empirical MODULE CASE_JSON     (the subprocess side)
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import targets
-from .contraction import ContractionPlan
-from .errors import EmpiricalMismatch
+from redgen import targets
+from redgen.contraction import ContractionPlan
+from redgen.errors import EmpiricalMismatch
 
 M_SIZES = (1, 2, 3, 13, 40)
 BATCHES = (1, 3)
@@ -60,7 +60,7 @@ def run_contraction_empirical(plan: ContractionPlan, source: str) -> dict:
         mod = Path(d) / f"_redgen_check_{plan.op.name}.py"
         mod.write_text(source)
         env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": os.pathsep.join([d, *sys.path])}
-        proc = subprocess.run([sys.executable, "-m", "redgen.contraction_empirical", mod.stem, json.dumps(spec)],
+        proc = subprocess.run([sys.executable, "-m", "redgen.verify.contraction_empirical", mod.stem, json.dumps(spec)],
                               env=env, capture_output=True, text=True, timeout=1800)
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-15:]
@@ -135,7 +135,7 @@ def _check(module, spec: dict) -> tuple[str | None, int]:
 def main() -> None:
     import importlib
 
-    from .interpreter_dot import DOT_MODEL, install
+    from redgen.verify.interpreter_dot import DOT_MODEL, install
 
     install()  # before the module's kernels run: numpy's BLAS would order each tile's sums by its shape
     module, spec = importlib.import_module(sys.argv[1]), json.loads(sys.argv[2])

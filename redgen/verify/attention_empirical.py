@@ -20,8 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import targets
-from .errors import EmpiricalMismatch
+from redgen import targets
+from redgen.errors import EmpiricalMismatch
 
 HEADS, KV_HEADS, DIM = 4, 2, 16
 SEED = 0
@@ -48,7 +48,7 @@ def run_attention_empirical(plan, source: str) -> dict:
         mod = Path(d) / f"_redgen_check_{plan.op.name}.py"
         mod.write_text(source)
         env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": os.pathsep.join([d, *sys.path])}
-        proc = subprocess.run([sys.executable, "-m", "redgen.attention_empirical", mod.stem, json.dumps(spec)],
+        proc = subprocess.run([sys.executable, "-m", "redgen.verify.attention_empirical", mod.stem, json.dumps(spec)],
                               env=env, capture_output=True, text=True, timeout=1800)
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-15:]
@@ -139,7 +139,7 @@ def _check(module, spec: dict) -> str | None:
 def main() -> None:
     import importlib
 
-    from .interpreter_dot import DOT_MODEL, install
+    from redgen.verify.interpreter_dot import DOT_MODEL, install
 
     install()  # before the module's kernels run: numpy's BLAS would order each tile's sums by its shape
     module, spec = importlib.import_module(sys.argv[1]), json.loads(sys.argv[2])

@@ -26,7 +26,7 @@ from typing import Any
 
 import torch
 
-from .mode import Args, Fns, Route, _Fallback
+from redgen.runtime.route import Args, Fns, Route, _Fallback
 
 _FLOATS = (torch.float32, torch.float16, torch.bfloat16)
 _HEAD_DIMS = (16, 32, 64, 128, 256)

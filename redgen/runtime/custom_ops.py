@@ -1,6 +1,6 @@
 """Generated ops as torch custom ops: `torch.ops.redgen.<op>` (e.g. `redgen::mean`).
 
-    import redgen.torch_ops                  # registers every generated op (idempotent)
+    import redgen.runtime.custom_ops                  # registers every generated op (idempotent)
     y = torch.ops.redgen.mean(x, [1])        # same bits as generated/cuda/mean.py's mean(x, 1)
 
 Registering through `torch.library.custom_op` with a fake (meta) implementation
@@ -35,8 +35,8 @@ from typing import Any
 
 import torch
 
-from . import targets
-from .loader import available, load
+from redgen import targets
+from redgen.runtime.loader import available, load
 
 __all__ = ["INDEX", "SAME_SHAPE", "register", "registered", "schema_of"]
 

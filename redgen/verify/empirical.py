@@ -28,9 +28,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import targets
-from .errors import EmpiricalMismatch
-from .plan import Plan
+from redgen import targets
+from redgen.errors import EmpiricalMismatch
+from redgen.plan import Plan
 
 BATCH_SIZES = (1, 2, 3, 7, 9)  # the last: the full batch the others are compared with
 AFTER_SIZES = (1, 3, 5)  # the batch axis after the reduce axis, likewise
@@ -94,8 +94,8 @@ def case(plan: Plan) -> dict:
 
 def run_empirical(plan: Plan, source: str) -> dict:
     """Run the worker on `source`; the certificate's 'empirical' record, or EmpiricalMismatch."""
-    if getattr(plan, "attention", False):  # --- attention (redgen/attention_empirical.py) ---
-        from .attention_empirical import run_attention_empirical
+    if getattr(plan, "attention", False):  # --- attention (redgen/verify/attention_empirical.py) ---
+        from redgen.verify.attention_empirical import run_attention_empirical
 
         return run_attention_empirical(plan, source)
     result = _run_worker(plan, source, {"TRITON_INTERPRET": "1"})
@@ -128,7 +128,7 @@ def _run_worker(plan: Plan, source: str, extra_env: dict[str, str]) -> dict:
         if extra_env.get("TRITON_INTERPRET") == "0":
             env.pop("TRITON_INTERPRET")
         proc = subprocess.run(
-            [sys.executable, "-m", "redgen._empirical_worker", mod.stem, json.dumps(spec)],
+            [sys.executable, "-m", "redgen.verify.worker", mod.stem, json.dumps(spec)],
             env=env, capture_output=True, text=True, timeout=1800,
         )
     if proc.returncode != 0:

@@ -18,10 +18,10 @@ counterexample. Reuses verify.py's Certificate, BOUND and text().
 
 from __future__ import annotations
 
-from . import __version__, sym
-from .attention import BATCH, NO_SPLIT, ORDER_FIELDS, POS, ROW, AttentionPlan
-from .errors import BadSplit, BadTile, NotInvariant
-from .verify import BOUND, Certificate, spec_path, text
+from redgen import __version__, sym
+from redgen.attention import BATCH, NO_SPLIT, ORDER_FIELDS, POS, ROW, AttentionPlan
+from redgen.errors import BadSplit, BadTile, NotInvariant
+from redgen.verify.certificate import BOUND, Certificate, spec_path, text
 
 _FIELD_WORDS = {"block_m": "the query tile", "block_n": "the key block", "chunk": "the chunk length",
                 "num_chunks": "the number of chunks"}

@@ -1,0 +1,8 @@
+"""What a user imports at run time (torch and triton, never the compiler's parts).
+
+- `loader`: generated modules by op name and target; `custom_ops`: torch.ops.redgen.*;
+- `mode`: batch_invariant() / enable() / disable(), routing aten overloads;
+- `route`: the Route record and the helpers adapters share; `aten`: the adapters of the
+  reductions and norms and the route table; `matmul_routes`, `attention_routes`: those of
+  the contractions and attention.
+"""
