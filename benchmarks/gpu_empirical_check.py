@@ -5,8 +5,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from redgen import empirical  # noqa: E402
 from redgen.pipeline import emit_plan, plan_spec, prove_plan  # noqa: E402
+from redgen.verify import empirical  # noqa: E402
 
 for name in sys.argv[1:]:
     plan = plan_spec(f"specs/{name}.red", "cuda")

@@ -25,8 +25,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import redgen  # noqa: E402
-from redgen import mode  # noqa: E402
 from redgen.errors import NotCovered, RedgenError, UnknownKernel  # noqa: E402
+from redgen.runtime import mode  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

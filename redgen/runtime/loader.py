@@ -33,7 +33,7 @@ def generated_dir() -> Path:
     env = os.environ.get("REDGEN_GENERATED")
     if env:
         return Path(env).resolve()
-    return Path(__file__).resolve().parent.parent / "generated"
+    return Path(__file__).resolve().parents[2] / "generated"  # redgen/runtime/loader.py -> the folder beside redgen/
 
 
 def available(root: Path | None = None) -> dict[str, tuple[str, ...]]:
