@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from redgen import emit, plan, targets
+from redgen import plan, targets
 from redgen.errors import TargetLimit
-from redgen.pipeline import build_spec, plan_spec
+from redgen.pipeline import build_spec, emit_plan, plan_spec
 from redgen.verify import proof as verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,7 +135,7 @@ def test_committed_modules_are_fresh(ascend, monkeypatch):
     for op, mod in ascend.items():
         p = plan_spec(Path("specs") / f"{op}.red", "ascend")
         cert = verify.prove(p).with_empirical(mod.CERTIFICATE["empirical"])
-        assert emit.emit(p, cert) == (ROOT / "generated" / "ascend" / f"{op}.py").read_text(), op
+        assert emit_plan(p, cert) == (ROOT / "generated" / "ascend" / f"{op}.py").read_text(), op
         assert mod.CERTIFICATE["empirical"]["status"] == "passed"
         assert mod.CERTIFICATE["empirical"]["grids"] == list(GRIDS)
 

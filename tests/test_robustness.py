@@ -318,7 +318,7 @@ def test_build_reuses_the_record_of_byte_identical_kernels(fake_run, tmp_path, c
     assert "[" in err and "cuda" in err and "proved" in err  # progress: elapsed, target, spec, stage
     module = tmp_path / "gen" / "cuda" / "sum.py"
     first = module.read_text()
-    assert "'kernel_sha256':" in first and "'reuse':" in first and "'triton':" in first
+    assert '"kernel_sha256":' in first and '"reuse":' in first and '"triton":' in first
     # Again: the committed module's record is reused, the module is byte-identical.
     rc, out, _ = _run(argv, capsys)
     assert rc == 0 and fake_run == ["sum"] and "reused (committed module" in out and "up to date" in out

@@ -11,8 +11,8 @@ import pytest
 from redgen import emit, targets
 from redgen.errors import TargetLimit, UnknownTarget
 from redgen.pipeline import check_spec, emit_plan, plan_spec, prove_plan
+from redgen.verify import certificate as verify
 from redgen.verify import empirical
-from redgen.verify import proof as verify
 
 SPEC = "op mean\nin x[M, N, K] : f32\nout y[M, K] : like x\nreduce N: s = sum(x)\ny = s / N\n{extra}"
 

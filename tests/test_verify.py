@@ -194,7 +194,9 @@ def test_recheck_rejects_a_tampered_statement(built, capsys):
 
 
 def test_recheck_rejects_a_certificate_edited_without_its_digest(built, capsys):
-    built.write_text(built.read_text().replace("'chunk': '4096'", "'chunk': '1024'"))
+    text = built.read_text()
+    assert '"chunk": "4096"' in text  # the module as emitted (formatted: double quotes)
+    built.write_text(text.replace('"chunk": "4096"', '"chunk": "1024"'))
     assert main(["recheck", "gen"]) == 1
     assert "header's certificate sha256" in capsys.readouterr().err
 
