@@ -118,8 +118,12 @@ def run_peer(name: str, fn: Callable, ref: OpRef, x, w, b, timing: bool) -> dict
     import torch
     from gpu_run import graph_ms, median_ms
 
-    y = _first(fn(x, w, b))
-    alone = _first(fn(x[:1].clone(), w, b))
+    try:
+        y = _first(fn(x, w, b))
+        alone = _first(fn(x[:1].clone(), w, b))
+    except Exception as e:  # noqa: BLE001 - a peer that refuses a shape (Liger: N > 65536) has no entry there
+        print(f"{name} at {tuple(x.shape)}: {type(e).__name__}: {str(e)[:120]}", flush=True)
+        return {f"{name}_invariant": "n/a"}
     row = {f"{name}_invariant": "pass" if torch.equal(alone[:1], y[:1]) else "FAIL"}
     if timing:
         row[f"graph_{name}_ms"] = graph_ms(lambda: fn(x, w, b))
