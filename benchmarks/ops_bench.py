@@ -109,6 +109,13 @@ def _peers(names: list[str]) -> dict[str, dict[str, Callable]]:
                 "softmax": lambda x, w, b: LigerSoftmaxFunction.apply(x),
             }
     if "compile" in names:
+        import torch._dynamo
+
+        # One compiled specialisation per point: past dynamo's default limit (8) it would
+        # silently run eager for the rest.
+        for knob in ("recompile_limit", "cache_size_limit"):
+            if hasattr(torch._dynamo.config, knob):
+                setattr(torch._dynamo.config, knob, 10_000)
         peers["compile"] = {op: (lambda ref=ref: torch.compile(ref.torch, dynamic=False)) for op, ref in refs.items()}
     return peers
 
