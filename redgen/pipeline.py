@@ -91,6 +91,29 @@ def emit_plan(plan, cert) -> str:
     return format_source(emit_mod.emit(plan, cert))  # reductions and attention (emit.py dispatches)
 
 
+def with_certificate(source: str, old, new) -> str | None:
+    """`source`, emitted for certificate `old`, as emit_plan renders it for `new`.
+
+    Only the certificate's own text differs between the two (the header's digest and lines,
+    and the CERTIFICATE literal), so a build renders each module once, for the empirical run,
+    and then swaps that text in. None when a piece is not found exactly once (the caller
+    renders again); tests/test_consistency.py checks the swap equals a render for every spec.
+    """
+
+    def header(c) -> str:
+        return f"# certificate sha256: {c.digest()}\n" + "".join(f"#   {line}\n" for line in c.lines())
+
+    def literal(c) -> str:
+        return format_source(f"CERTIFICATE = {c.to_literal()}\n")
+
+    out = source
+    for a, b in ((header(old), header(new)), (literal(old), literal(new))):
+        if out.count(a) != 1:
+            return None
+        out = out.replace(a, b)
+    return out
+
+
 def _run_empirical(plan, source: str) -> dict:
     if _is_contraction(plan):
         from redgen.verify.contraction_empirical import run_contraction_empirical
@@ -139,9 +162,10 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
     certs = [prove_plan(plan) for plan in plans]
     runs = [i for i, e in enumerate(empirical) if e is True]
     records: dict[int, dict] = {}
+    sources = [emit_plan(plan, pending_certificate(cert)) for plan, cert in zip(plans, certs, strict=True)]  # the one render
     if runs:
         def run(i: int) -> dict:
-            return _run_empirical(plans[i], emit_plan(plans[i], certs[i]))
+            return _run_empirical(plans[i], sources[i])
 
         with ThreadPoolExecutor(max_workers=max(1, min(len(runs), os.cpu_count() or 1))) as pool:
             records = dict(zip(runs, pool.map(run, runs), strict=True))
@@ -149,8 +173,7 @@ def build_specs(paths: list[Path], target: str, empirical: list[bool | dict]) ->
     for i, (plan, cert) in enumerate(zip(plans, certs, strict=True)):
         e = empirical[i]
         record = e if isinstance(e, dict) else records.get(i, {"status": "skipped (--no-empirical)"})
-        cert = cert.with_empirical(record)
-        built.append(Built(plan.op, plan, cert, emit_plan(plan, cert)))
+        built.append(Built(plan.op, plan, cert.with_empirical(record), final_source(plan, sources[i], cert, record)))
     return built
 
 
@@ -251,10 +274,23 @@ def versions() -> dict[str, str]:
     return dict(_versions())
 
 
-def kernel_key(plan: Plan, cert: Certificate) -> str:
-    """sha256 of the module emitted with a placeholder record, and of the versions: two builds
-    with the same key run the very same kernels under the very same interpreter."""
-    source = emit_plan(plan, cert.with_empirical({"status": "pending"}))
+def pending_certificate(cert: Certificate) -> Certificate:
+    """The certificate a module is rendered with before its empirical record exists."""
+    return cert.with_empirical({"status": "pending"})
+
+
+def final_source(plan, source: str, cert: Certificate, record: dict) -> str:
+    """The module for `cert` with `record`, from `source` rendered for pending_certificate(cert): the one
+    render of a build, its certificate text swapped (a second render only if that fails)."""
+    final = cert.with_empirical(record)
+    return with_certificate(source, pending_certificate(cert), final) or emit_plan(plan, final)
+
+
+def kernel_key(plan: Plan, cert: Certificate, source: str | None = None) -> str:
+    """sha256 of the module emitted with a placeholder record (`source`, when the caller has
+    rendered it), and of the versions: two builds with the same key run the very same kernels
+    under the very same interpreter."""
+    source = emit_plan(plan, pending_certificate(cert)) if source is None else source
     payload = json.dumps({"source": source, "versions": versions()}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
@@ -360,7 +396,8 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
         o = outcomes[i]
         if o.error:
             continue
-        o.key = kernel_key(plans[i], certs[i])
+        o.extra["source"] = emit_plan(plans[i], pending_certificate(certs[i]))  # the build's one render of this module
+        o.key = kernel_key(plans[i], certs[i], o.extra["source"])
         committed = committed_certificate(module_path(out, target, o.op)) or {}
         record = committed.get("empirical")
         if empirical == "skip":
@@ -381,7 +418,7 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
             start = time.monotonic()
             say(outcomes[i], "empirical: running the kernels under the triton interpreter ...")
             try:
-                record = _run_empirical(plans[i], emit_plan(plans[i], certs[i]))
+                record = _run_empirical(plans[i], outcomes[i].extra["source"])
             except RedgenError as e:
                 return e, time.monotonic() - start
             except (OSError, subprocess.SubprocessError, ValueError) as e:  # the worker died or hung
@@ -417,8 +454,9 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
         o = outcomes[i]
         if o.error:
             continue
-        cert = certs[i].with_empirical(o.extra["record"])
-        o.built = Built(plan.op, plan, cert, emit_plan(plan, cert))
+        record = o.extra["record"]
+        o.built = Built(plan.op, plan, certs[i].with_empirical(record),
+                        final_source(plan, o.extra["source"], certs[i], record))
         o.stage = "emit"
     return outcomes
 

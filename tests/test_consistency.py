@@ -40,3 +40,20 @@ def test_the_checks_name_what_is_broken():
     dangling = dataclasses.replace(op.outputs[0], expr=ir.Ref("local", "nowhere"))
     assert any("local nowhere" in p for p in ir.problems(dataclasses.replace(op, outputs=(dangling,))))
     assert any("no kernel shape" in p for p in plan_mod.problems(dataclasses.replace(plan, kernels=())))
+
+
+@pytest.mark.parametrize("target", targets.names())
+def test_a_build_renders_each_module_once(target):
+    """A build renders a module once (pending certificate), runs it, then swaps the certificate's
+    text in: the swap must give exactly what a render with the final certificate gives, for
+    every shipped spec (the committed module's own record as the final one)."""
+    from redgen.pipeline import emit_plan, pending_certificate, prove_plan, with_certificate
+    from redgen.verify.recheck import _embedded_certificate
+
+    for spec in SPECS:
+        p = plan_spec(spec, target)
+        cert = prove_plan(p)
+        record = _embedded_certificate(ROOT / "generated" / target / f"{spec.stem}.py")["empirical"]
+        final = cert.with_empirical(record)
+        swapped = with_certificate(emit_plan(p, pending_certificate(cert)), pending_certificate(cert), final)
+        assert swapped is not None and swapped == emit_plan(p, final), spec.stem
