@@ -79,6 +79,7 @@ class AttentionOp:
     schedule: ir.Schedule
     reductions: tuple[str, ...]  # names of the two reductions: the scores, the softmax_sum
     loc: Loc
+    scores_line: int = 0  # provenance (# spec:LINE): the line of `reduce D: qk = sum(q * k)`
 
     @property
     def reduce_axis(self) -> str:
@@ -394,7 +395,7 @@ class _Checker:
             digest=hashlib.sha256(self.spec.source.encode()).hexdigest(), q=q, k=k, v=v,
             out=self.out.name.text, query_axis=self.axis(0), kv_axis=self.axis(0, 1), heads=self.axis(1),
             kv_heads=self.axis(1, 1), dim=self.axis(2), scale=scale, causal=self.causal, acc=self.acc,
-            schedule=schedule, reductions=reds, loc=self.loc(self.softmax.pos),
+            schedule=schedule, reductions=reds, loc=self.loc(self.softmax.pos), scores_line=self.scores.pos.line,
         )
 
 

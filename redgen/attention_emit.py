@@ -28,6 +28,8 @@ class AttentionCtx:
     scale: str  # python source of the default scale: "None" (1/sqrt(D)) or a float literal
     split_below: int
     cores: int  # ascend: cube-core budget (unused by cuda)
+    scores_line: int  # provenance (# spec:LINE) of the scores' contraction
+    softmax_line: int  # ...and of the online softmax over the keys
 
 
 def context(plan: AttentionPlan, certificate) -> AttentionCtx:
@@ -41,7 +43,7 @@ def context(plan: AttentionPlan, certificate) -> AttentionCtx:
         block_m=o.block_m.eval({}), block_n=o.block_n.eval({}), chunk=o.chunk.eval({}),
         num_warps=o.num_warps, num_stages=plan.num_stages, causal=op.causal,
         scale="None" if op.scale is None else repr(op.scale), split_below=plan.split_below,
-        cores=plan.cores or 0,
+        cores=plan.cores or 0, scores_line=op.scores_line, softmax_line=op.loc.line,
     )
 
 

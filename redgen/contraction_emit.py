@@ -57,6 +57,8 @@ class ContractionCtx:
     ndim: int
     signature: str
     doc: str
+    sum_line: int  # provenance: the spec line of `reduce K: s = sum(a * b)` (# spec:LINE)
+    out_line: int  # ...and of the output's expression
     args_doc: str
     shapes_doc: str
     a_arg: str
@@ -128,7 +130,7 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
     return ContractionCtx(
         op=op.name, spec_path=op.path, spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
-        certificate_digest=certificate.digest(),
+        certificate_digest=certificate.digest(), sum_line=op.sum_loc.line, out_line=op.output.loc.line,
         dtypes="".join(f"{d}, " for d in dts), dtype_names=", ".join(dts),
         block_k=plan.order.lanes.eval({}), split=split,
         chunk=plan.order.chunk.eval({}) if split else 1 << 30,
