@@ -88,8 +88,8 @@ def _peers(names: list[str]) -> dict[str, dict[str, Callable]]:
     """Other implementations of the same ops, by peer: {peer: {op: (x, w, b) -> tensor}}.
 
     liger: Liger-Kernel's forward functions (its wheel travels to the GPU machine, see
-    docs/benchmarks.md); compile: torch.compile of torch's own op (one compiled function per
-    op and point, dynamic=False, so each point gets its own specialised kernel).
+    docs/benchmarks.md); compile: torch.compile of torch's own op (dynamic=False: each point gets its own
+    specialised kernel; the recompile limit is lifted below).
     """
     import torch
 
@@ -116,11 +116,11 @@ def _peers(names: list[str]) -> dict[str, dict[str, Callable]]:
         for knob in ("recompile_limit", "cache_size_limit"):
             if hasattr(torch._dynamo.config, knob):
                 setattr(torch._dynamo.config, knob, 10_000)
-        peers["compile"] = {op: (lambda ref=ref: torch.compile(ref.torch, dynamic=False)) for op, ref in refs.items()}
+        peers["compile"] = {op: torch.compile(ref.torch, dynamic=False) for op, ref in refs.items()}
     return peers
 
 
-def run_peer(name: str, fn: Callable, ref: OpRef, x, w, b, timing: bool) -> dict:
+def run_peer(name: str, fn: Callable, x, w, b, timing: bool) -> dict:
     """A peer at one point: bitwise invariance (row 0 alone vs in the batch) and its times."""
     import torch
     from gpu_run import graph_ms, median_ms
@@ -179,8 +179,7 @@ def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: b
     row["torch_invariant"] = "pass" if torch.equal(torch_alone[:1], ref.torch(x, w, b)[:1]) else "FAIL"
     for peer, fns in (peers or {}).items():
         if ref.name in fns:
-            made = fns[ref.name]
-            row.update(run_peer(peer, made() if peer == "compile" else made, ref, x, w, b, timing))
+            row.update(run_peer(peer, fns[ref.name], x, w, b, timing))
     if not timing:
         return row
     row["host_us_redgen"] = cpu_us(lambda: ref.redgen(fn, x, w, b))

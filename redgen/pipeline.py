@@ -286,11 +286,10 @@ def final_source(plan, source: str, cert: Certificate, record: dict) -> str:
     return with_certificate(source, pending_certificate(cert), final) or emit_plan(plan, final)
 
 
-def kernel_key(plan: Plan, cert: Certificate, source: str | None = None) -> str:
-    """sha256 of the module emitted with a placeholder record (`source`, when the caller has
-    rendered it), and of the versions: two builds with the same key run the very same kernels
-    under the very same interpreter."""
-    source = emit_plan(plan, pending_certificate(cert)) if source is None else source
+def kernel_key(source: str) -> str:
+    """sha256 of a module's source as emitted with a placeholder record (pending_certificate),
+    and of the versions: two builds with the same key run the very same kernels under the
+    very same interpreter."""
     payload = json.dumps({"source": source, "versions": versions()}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
@@ -397,7 +396,7 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
         if o.error:
             continue
         o.extra["source"] = emit_plan(plans[i], pending_certificate(certs[i]))  # the build's one render of this module
-        o.key = kernel_key(plans[i], certs[i], o.extra["source"])
+        o.key = kernel_key(o.extra["source"])
         committed = committed_certificate(module_path(out, target, o.op)) or {}
         record = committed.get("empirical")
         if empirical == "skip":

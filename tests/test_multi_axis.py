@@ -227,3 +227,19 @@ def test_weight_over_both_reduce_axes(tmp_path):
         assert_accurate(y, torch.einsum("anbm,nm->ab", x.double(), w.double()), torch.float32)
         assert torch.equal(m.wsum(x[:2], w), y[:2])
         sys.modules.pop(f"_wsum_{target}", None)
+
+
+@pytest.mark.parametrize("target", ["cuda", "ascend"])
+def test_merged_lengths_past_int32_are_refused_before_launch(built, target, monkeypatch):
+    # N1 * N2 = 65536 * 32769 > 2**31 - 1: cuda's in-place walk is proved for N1*N2 < 2**31 (its
+    # certificate's lemma), ascend indexes with int32; both refuse, naming the length, and
+    # nothing launches (an expanded view: no memory behind it).
+    m = _import(built / target / "mean_2axes.py", f"_mean_2axes_{target}_big")
+
+    def no_launch(*a, **k):
+        raise AssertionError("launched")
+
+    monkeypatch.setattr(m, "_launch", no_launch)
+    x = torch.zeros(1, 1, 1, 1).expand(1, 65536, 1, 32769)
+    with pytest.raises(ValueError, match="2147516416|2147483647"):
+        m.mean_2axes(x)
