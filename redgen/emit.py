@@ -239,6 +239,11 @@ class ModuleCtx:
     reduce_dims: str | None = None
     ndim: int = 0
     nest: bool = False
+    # cuda's row kernel (plan.row_tiles > 0): the inputs it holds on chip, loaded once per
+    # row (those the reductions read; the others are loaded by the output sweep).
+    row_tiles: int = 0
+    row_inputs: tuple[str, ...] = ()
+    unroll: int = 0  # cuda: tiles a chunk walk loads together (the UNROLL knob's default); 0: no such code
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}  # a per-row value across the lanes
@@ -557,6 +562,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=bool(op.reduce_axes) and plan.target == "cuda",
+        row_tiles=plan.row_tiles, unroll=plan.unroll,
+        row_inputs=tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages)),
     )
 
 

@@ -26,6 +26,21 @@ FINISH_BLOCK = 128  # rows per program in the split path's second pass
 # programs along the reduce axis). A constant, not a device query: the choice
 # never changes the order (see Order), only the occupancy at small batch.
 SPLIT_BELOW = 264
+# cuda: a row of at most this many elements is held on chip by one program ("row" kernel):
+# the input is read once for every pass (the reductions and the outputs over the reduce
+# axis) instead of once per pass. Its tiles live in registers, so the bound keeps a row's
+# share per thread small; longer rows walk their chunks as before.
+ROW_MAX = 8192
+ROW_TILES = 64  # and at most this many tiles: each is unrolled code (a spec of small lanes)
+# The online-softmax combiner does more arithmetic per element: on an H100 its row kernel beat
+# the chunked walk up to 4096 elements (4096 x 4096: 66 us against 120 f32, 48 against 106
+# bf16) and lost at 8192 (187 against 168 f32, 155 against 112 bf16; docs/gpu_2026_11_23/row_kernel.md).
+ROW_MAX_SOFTMAX = 4096
+# cuda: tiles a chunk walk loads at once (more loads in flight per program). On an H100 over 36
+# points (sum, amax, argmax, logsumexp, softmax at rows x N up to 4096 x 32000 and 1 x 151936),
+# geomean torch / redgen: 1 tile 1.27, 2: 1.33, 4: 1.37, 8: 1.41 (benchmarks/unroll_sweep.py,
+# docs/gpu_2026_11_23/row_kernel.md), bits equal for every value at all 48 points.
+UNROLL = 8
 
 # Order-shaping fields and where in the spec each came from; the verifier
 # reports counterexamples against these spec lines.
@@ -101,6 +116,12 @@ class Plan:
     cores: int | None = None  # ascend: core budget (grid cap); None = `cores auto`
     ub: UBUsage | None = None  # ascend: Unified Buffer bytes live per program
     notes: tuple[str, ...] | None = None  # what the certificate lists as not order-shaping
+    # cuda: the most LANES tiles a row may have for the "row" kernel (the row held on chip,
+    # one read); 0: no such kernel (no output over the reduce axis, or no batch rows).
+    row_tiles: int = 0
+    # cuda: tiles a chunk walk loads together (UNROLL, the launcher's default; 0: one at a time,
+    # no such code). Not order-shaping: the same tiles in the same sequence, see macros.j2 `chunk`.
+    unroll: int = 0
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -153,9 +174,16 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     kernels = [Kernel("rows", "K == 1", block_m, sym.cdiv(m, sym.const(block_m)), warps)]
     if op.after:
         kernels.append(Kernel("cols", "K > 1", block_k, sym.mul(m, sym.cdiv(k, sym.const(block_k))), warps))
+    order = _order(op)
+    # The row kernel pays where a spec reads the row more than once: outputs over the reduce
+    # axis (a sweep after the reductions) or a second stage. A merged reduce axis (nest) keeps
+    # the chunked walk.
+    rereads = bool(op.mapped) or op.stages > 1
+    row_max = ROW_MAX_SOFTMAX if "softmax_stats" in order.combiners else ROW_MAX
+    row_tiles = min(ROW_TILES, row_max // order.lanes.eval({})) if rereads and op.before and not op.reduce_axes else 0
     return Plan(
-        op=op, target=t.name, order=_order(op), kernels=tuple(kernels), split_below=SPLIT_BELOW,
-        finish_block=FINISH_BLOCK,
+        op=op, target=t.name, order=order, kernels=tuple(kernels), split_below=SPLIT_BELOW,
+        finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL,
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",

@@ -51,6 +51,11 @@ class Target:
     # more than one chunk), ascend's CORES (the grid: persistent programs loop, or sit idle).
     empirical_knob: str
     empirical_paths: tuple[tuple[str, int], ...]
+    # Module knobs set on every forced path where a module has them, (knob, value): cuda's
+    # ROW_MAX_TILES = 0 (the forced fused and split paths walk rows in chunks, and the natural
+    # path, which holds rows on chip where they fit, is compared against them) and UNROLL = 1
+    # (the forced walks load one tile at a time, the natural one UNROLL tiles together).
+    empirical_off: tuple[tuple[str, int], ...] = ()
     # The grids recorded by the empirical check (ascend: the forced CORES values); () none.
     empirical_grids: tuple[int, ...] = ()
     # The environment variable a launcher of `cores auto` reads where no device can be asked
@@ -91,6 +96,7 @@ CUDA = Target(
     launch_options="enable_fp_fusion=False", fusion_trust="the NVIDIA backend honours it",
     default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
     empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
+    empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1)),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True,
     index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",
 )

@@ -84,6 +84,22 @@ def test_empirical_check_fails_a_consistently_wrong_kernel(tmp_path):
         run_empirical(built.plan, wrong)
 
 
+def test_empirical_check_compares_the_row_kernel_with_the_chunked_walks(tmp_path):
+    """cuda's row kernel (a row held on chip) is the natural path of short rows; the forced
+    paths run with it off, so a row kernel that rounds otherwise than the chunked kernels is
+    caught, even though it is batch invariant and accurate on its own."""
+    spec = tmp_path / "small_norm.red"
+    spec.write_text("op small_norm\nin x[M, N] : f32\nout y[M, N] : like x\nacc f32\nreduce N: ss = sum(x * x)\n"
+                    "y = x * rsqrt(ss / N + 0.000001)\ntile N = 16\nsplit N fixed_size 64\n")
+    built = build_spec(spec, "cuda", empirical=False)
+    held = "in_0_t = in_0_t + (in_0_v.to(tl.float32),)"
+    assert built.plan.row_tiles and held in built.source
+    assert run_empirical(built.plan, built.source)["status"] == "passed"
+    wrong = built.source.replace(held, "in_0_t = in_0_t + (in_0_v.to(tl.float32) * 1.0000001,)")
+    with pytest.raises(EmpiricalMismatch, match="differ"):
+        run_empirical(built.plan, wrong)
+
+
 def test_a_present_gpu_reruns_the_empirical_check_there(monkeypatch):
     """On a machine with a GPU the interpreter check is repeated on it (compiled kernels: FMA
     contraction and instruction selection), and the certificate records both runs."""

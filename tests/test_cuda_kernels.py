@@ -215,6 +215,24 @@ def test_batch_invariance_middle_dim(op, k):
     _invariance(op, randn(64, N_CHUNKS, k, seed=2), 1, paths)
 
 
+@pytest.mark.parametrize("k", [1, 3], ids=lambda k: f"K{k}")
+def test_unroll_is_not_order_shaping(op, k, monkeypatch):
+    """The chunk walks load UNROLL tiles together (a group only where all its tiles start in
+    the chunk, the rest one by one): any UNROLL gives the bits of one tile at a time, on both
+    kernel shapes and both paths (three chunks of 8 tiles and a ragged one of 1)."""
+    mod = MODULES[op]
+    x = randn(3, N_CHUNKS, k, seed=6)
+    results = {}
+    for unroll in (1, 2, 3, 4, 8):
+        monkeypatch.setattr(mod, "UNROLL", unroll)
+        for p in ("split", "fused"):
+            monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS[p])
+            results[unroll, p] = run(op, x, 1)
+    first = results[1, "fused"]
+    for key, out in results.items():
+        assert torch.equal(out, first), f"UNROLL={key[0]} ({key[1]} path)"
+
+
 def test_invariant_across_kernel_shapes(op):
     """A column reduced alone (K == 1, row kernel) equals it inside K == 3 (column kernel)."""
     x = randn(2, N_CHUNKS, 3, seed=3)

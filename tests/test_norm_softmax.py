@@ -29,10 +29,16 @@ OPS = tuple(CUDA)
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 CHUNK = 4096  # `split N fixed_size 4096` in the shipped specs
 N_CHUNKS = CHUNK + 37  # two chunks, the last one ragged
-# (target, knob, value): every way a row can be computed
-VARIANTS = [("cuda", "SPLIT_BELOW", 0), ("cuda", "SPLIT_BELOW", 1 << 62),
-            ("ascend", "CORES", 1), ("ascend", "CORES", 8), ("ascend", "CORES", 40)]
-VARIANT_IDS = ["cuda-fused", "cuda-split", "ascend-grid1", "ascend-grid8", "ascend-grid40"]
+# (target, knobs): every way a row can be computed. cuda holds a row of N_CHUNKS on chip (the
+# row kernel, its natural path) for the norms (softmax's rows of 4096 at most: it walks the
+# chunks there); ROW_MAX_TILES = 0 makes it walk the chunks, fused or split.
+# UNROLL: tiles a chunk walk loads together (1: one at a time; 3 does not divide a chunk's 16).
+VARIANTS = [("cuda", {"SPLIT_BELOW": 0, "ROW_MAX_TILES": 0, "UNROLL": 1}),
+            ("cuda", {"SPLIT_BELOW": 1 << 62, "ROW_MAX_TILES": 0}),
+            ("cuda", {"SPLIT_BELOW": 0, "ROW_MAX_TILES": 0, "UNROLL": 3}),
+            ("cuda", {}), ("ascend", {"CORES": 1}), ("ascend", {"CORES": 8}), ("ascend", {"CORES": 40})]
+VARIANT_IDS = ["cuda-fused", "cuda-split", "cuda-fused-unroll3", "cuda-row", "ascend-grid1", "ascend-grid8",
+               "ascend-grid40"]
 
 
 @pytest.fixture(params=["cuda", "ascend"])
@@ -43,10 +49,11 @@ def mods(request):
 @pytest.fixture(params=VARIANTS, ids=VARIANT_IDS)
 def variant(request, monkeypatch):
     """The modules of one target with one path/grid forced (restored afterwards)."""
-    target, knob, value = request.param
+    target, knobs = request.param
     mods = CUDA if target == "cuda" else ASCEND
     for mod in mods.values():
-        monkeypatch.setattr(mod, knob, value)
+        for knob, value in knobs.items():
+            monkeypatch.setattr(mod, knob, value)
     return mods
 
 
@@ -270,13 +277,32 @@ def test_paths_and_targets_agree_bitwise(op, monkeypatch):
     """cuda fused, cuda split and every ascend grid: one order, so one result."""
     x = randn(3, N_CHUNKS, seed=6)
     results = []
-    for (target, knob, value), name in zip(VARIANTS, VARIANT_IDS, strict=True):
+    for (target, knobs), name in zip(VARIANTS, VARIANT_IDS, strict=True):
         mods = CUDA if target == "cuda" else ASCEND
-        monkeypatch.setattr(mods[op], knob, value)
+        for knob, value in knobs.items():
+            monkeypatch.setattr(mods[op], knob, value)
         results.append((name, call(mods, op, x, -1)))
     first_name, first = results[0]
     for name, out in results[1:]:
         assert _equal(_rows(out, slice(None)), _rows(first, slice(None))), f"{name} vs {first_name}"
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_cuda_paths_taken(op, monkeypatch):
+    """The variants reach the kernels they name: the row kernel where a row fits on chip (and
+    for every batch size), the chunked walks with it off, the row kernel never past its bound."""
+    mod = CUDA[op]
+    shape, split = 2, 6  # fields of _schedule's result
+    held = mod.ROW_MAX_TILES * mod.LANES  # the longest row held (softmax's combiner: 4096, else 8192)
+    assert held == (4096 if op in ("softmax", "log_softmax") else 8192)
+    assert mod._schedule(1, held, 1)[shape] == mod._schedule(4096, held, 1)[shape] == "row"
+    assert mod._schedule(1, 300, 1)[shape] == "row" and not mod._schedule(1, held, 1)[split]
+    assert mod._schedule(1, held + 1, 1)[shape] == "rows"
+    if op in ("softmax", "log_softmax"):  # specs with an axis after N: K > 1 is the column kernel's
+        assert mod._schedule(1, 300, 3)[shape] == "cols"
+    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
+    walk = mod._schedule(1, N_CHUNKS, 1)
+    assert walk[shape] == "rows" and walk[split]
 
 
 def test_run_to_run(mods):

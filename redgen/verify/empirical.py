@@ -77,6 +77,8 @@ def case(plan: Plan) -> dict:
     t = targets.get(plan.target)
     # How the worker forces each path: the module-level knob and its values (Target).
     out["knob"], out["paths"] = t.empirical_knob, dict(t.empirical_paths)
+    if t.empirical_off:
+        out["off"] = dict(t.empirical_off)
     if t.cores_env:
         out["cores_env"] = [t.cores_env, t.default_cores]
     if t.empirical_grids:

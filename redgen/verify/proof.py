@@ -243,6 +243,14 @@ def prove(plan: Plan) -> Certificate:
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
             f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
             f"same left-to-right chunk combine",
+            *((f"the row kernel (rows of at most {plan.row_tiles} tiles of {lanes} held on chip, read once, "
+               f"for every batch size): the fused kernel's tiles, combines, lane trees and chunk combine in "
+               f"the same sequence, on values loaded up front; the empirical check's forced paths run "
+               f"with it off and are compared with it",) if plan.row_tiles else ()),
+            *((f"tiles loaded {plan.unroll} at a time by the chunk walks (UNROLL): groups of tiles that all "
+               f"start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
+               f"same operations (the empirical check's forced paths load one at a time and are compared)",)
+              if plan.unroll else ()),
             "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
             "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
             "floating-point operations in the same order",

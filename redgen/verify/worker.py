@@ -54,6 +54,8 @@ class _Runner:
         if hasattr(module, "_needs_int64"):  # each forced path again with int64 indices
             self.paths.update({f"wide-{p}": v for p, v in spec["paths"].items()})
         self.default = getattr(module, self.knob)
+        # Knobs a forced path sets (the row kernel off, one tile at a time): knob -> (forced, own).
+        self.off = {k: (v, getattr(module, k)) for k, v in spec.get("off", {}).items() if hasattr(module, k)}
         # A forced value equal to the module's own (ascend: grid40 when CORES = 40) is the
         # natural call itself, the same launch on the same data: it runs once, as natural.
         self.same = tuple(p for p in self.paths if p != "natural" and not p.startswith("wide-")
@@ -68,6 +70,8 @@ class _Runner:
     def __call__(self, xs, path="natural"):
         forced = self.paths[path]
         setattr(self.module, self.knob, self.default if forced is None else forced)
+        for k, (value, _) in self.off.items() if forced is not None else ():
+            setattr(self.module, k, value)
         wide = path.startswith("wide-")
         if wide:
             needs_int64, self.module._needs_int64 = self.module._needs_int64, _always
@@ -77,6 +81,8 @@ class _Runner:
             y = self.fn(*(x.to(self.device) for x in xs), **dim)
         finally:
             setattr(self.module, self.knob, self.default)
+            for k, (_, own) in self.off.items():
+                setattr(self.module, k, own)
             if wide:
                 self.module._needs_int64 = needs_int64
         self.calls += 1
