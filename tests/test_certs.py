@@ -93,7 +93,7 @@ def test_empirical_check_compares_the_row_kernel_with_the_chunked_walks(tmp_path
                     "y = x * rsqrt(ss / N + 0.000001)\ntile N = 16\nsplit N fixed_size 64\n")
     built = build_spec(spec, "cuda", empirical=False)
     held = "in_0_t = in_0_t + (in_0_v.to(tl.float32),)"
-    assert built.plan.row_tiles and held in built.source
+    assert built.plan.row_tiles == 64 and held in built.source  # 8192 // 16 lanes, capped: unrolled code
     assert run_empirical(built.plan, built.source)["status"] == "passed"
     wrong = built.source.replace(held, "in_0_t = in_0_t + (in_0_v.to(tl.float32) * 1.0000001,)")
     with pytest.raises(EmpiricalMismatch, match="differ"):
