@@ -305,6 +305,30 @@ def test_cuda_paths_taken(op, monkeypatch):
     assert walk[shape] == "rows" and walk[split]
 
 
+@pytest.mark.parametrize("case", ["contiguous", "strided", "2d", "2d-transposed"])
+def test_place3_is_the_broadcast_view(mods, case):
+    """The launchers take a weight's [M, N, K] strides from its own (memoized) instead of
+    building its broadcast view each call: the same pointer, sizes and strides as the view
+    (the general path where the view needs a copy, as a transposed 2-d weight over two dims)."""
+    mod = mods["layer_norm"]
+    x = randn(3, 4, 6, seed=9)
+    w = {"contiguous": randn(6), "strided": randn(12)[::2], "2d": randn(4, 6),
+         "2d-transposed": randn(6, 4).t()}[case]
+    dims = (2,) if w.ndim == 1 else (1, 2)
+    groups = mod._cached_geometry("layer_norm", x, dims, True, True, False)[0]
+    axis_dims = tuple(d for g in (1,) for d in groups[g])
+    fast = mod._place3("layer_norm", "w", w, x, axis_dims, 1.0, groups)
+    slow = mod._view3(mod._place("layer_norm", "w", w, x, axis_dims, 1.0), groups)
+    assert fast[1:] == slow[1:]
+    assert mod._place3("layer_norm", "w", w, x, axis_dims, 1.0, groups)[1:] == slow[1:]  # the memo
+    if case != "2d-transposed":  # the weight itself, at the view's pointer
+        assert fast[0] is w and w.data_ptr() == slow[0].data_ptr()
+    else:  # its dims merge into N with no single stride: both copy, the same values
+        assert fast[0] is not w and torch.equal(fast[0], slow[0])
+    with pytest.raises(ValueError, match="w has shape"):
+        mod._place3("layer_norm", "w", randn(5), x, axis_dims[-1:], 1.0, groups)
+
+
 def test_run_to_run(mods):
     x = randn(5, 300, seed=7)
     for op in OPS:
