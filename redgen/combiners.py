@@ -81,6 +81,10 @@ class Combiner:
     # costs LANES combines per thread: softmax_stats rescales instead.
     tree: tuple[str, ...] = ()
     tree_uses: tuple[str, ...] = ()
+    # cuda's row kernel: the longest row (elements) it holds on chip for a spec using this
+    # combiner, where that is shorter than plan.ROW_MAX (a combine whose arithmetic per element
+    # outweighs the second read it saves at longer rows); 0: plan.ROW_MAX.
+    row_max: int = 0
 
     @property
     def arity(self) -> int:
@@ -166,6 +170,10 @@ SOFTMAX_STATS = Combiner(
           "t = tl.where(v0 == float(\"-inf\"), 0.0, v1 * tl.exp(v0 - tl.reshape(m, [ROWS, 1])))",
           "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES)"),
     tree_uses=("max", "sum"),
+    # On an H100 its row kernel beat the chunked walk up to 4096 elements (4096 x 4096: 66 us
+    # against 120 f32, 48 against 106 bf16) and lost at 8192 (187 against 168 f32, 155 against
+    # 112 bf16; docs/gpu_2026_11_23/row_kernel.md).
+    row_max=4096,
 )
 
 COMBINERS: dict[str, Combiner] = {c.name: c for c in (

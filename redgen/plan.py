@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from redgen import functions, ir, sym, targets
+from redgen import combiners, functions, ir, sym, targets
 from redgen.errors import Loc, NotOnTarget, TargetLimit
 from redgen.ir import inputs_read, locals_read
 from redgen.sym import SExpr
@@ -32,10 +32,6 @@ SPLIT_BELOW = 264
 # share per thread small; longer rows walk their chunks as before.
 ROW_MAX = 8192
 ROW_TILES = 64  # and at most this many tiles: each is unrolled code (a spec of small lanes)
-# The online-softmax combiner does more arithmetic per element: on an H100 its row kernel beat
-# the chunked walk up to 4096 elements (4096 x 4096: 66 us against 120 f32, 48 against 106
-# bf16) and lost at 8192 (187 against 168 f32, 155 against 112 bf16; docs/gpu_2026_11_23/row_kernel.md).
-ROW_MAX_SOFTMAX = 4096
 # cuda: tiles a chunk walk loads at once (more loads in flight per program). On an H100 over 36
 # points (sum, amax, argmax, logsumexp, softmax at rows x N up to 4096 x 32000 and 1 x 151936),
 # geomean torch / redgen: 1 tile 1.27, 2: 1.33, 4: 1.37, 8: 1.41 (benchmarks/unroll_sweep.py,
@@ -179,7 +175,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     # axis (a sweep after the reductions) or a second stage. A merged reduce axis (nest) keeps
     # the chunked walk.
     rereads = bool(op.mapped) or op.stages > 1
-    row_max = ROW_MAX_SOFTMAX if "softmax_stats" in order.combiners else ROW_MAX
+    # A combiner may hold shorter rows (its record's row_max: softmax_stats, 4096).
+    row_max = min((combiners.get(c).row_max or ROW_MAX for c in order.combiners), default=ROW_MAX)
     row_tiles = min(ROW_TILES, row_max // order.lanes.eval({})) if rereads and op.before and not op.reduce_axes else 0
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels), split_below=SPLIT_BELOW,
