@@ -73,6 +73,8 @@ class ContractionCtx:
     s_bb: str
     s_yb: str
     launch_options: str
+    run_args: str = ""  # the public arguments in order, positional: _run's parameters
+    replay_knobs: str = ""  # see emit.ModuleCtx.replay_knobs
 
 
 _ROLE = {"batch": ("b", "bi.to(tl.int64)", "NB"), "m": ("m", "rm[:, None]", "M"), "n": ("n", "rn[None, :]", "N")}
@@ -147,6 +149,8 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
         out_shape="(NB, M, N)" if op.batch else "(M, N)", out_dtype=out_dtype,
         s_ab="x0.stride(0)" if op.batch else "0", s_bb="x1.stride(0)" if op.batch else "0",
         s_yb="y.stride(0)" if op.batch else "0", launch_options=launch,
+        run_args=", ".join([*args, *(q.arg for q in params)]),
+        replay_knobs="(_INTERPRET, FORCE_REGIME, SPLIT, CHUNK, BLOCK_K, INTERPRET_PROGRAMS)" if t.replay else "",
     )
 
 

@@ -244,6 +244,9 @@ class ModuleCtx:
     row_tiles: int = 0
     row_inputs: tuple[str, ...] = ()
     unroll: int = 0  # cuda: tiles a chunk walk loads together (the UNROLL knob's default); 0: no such code
+    # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
+    # public launcher calls _run directly.
+    replay_knobs: str = ""
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}  # a per-row value across the lanes
@@ -562,9 +565,20 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=bool(op.reduce_axes) and plan.target == "cuda",
-        row_tiles=plan.row_tiles, unroll=plan.unroll,
+        row_tiles=plan.row_tiles, unroll=plan.unroll, replay_knobs=_replay_knobs(plan),
         row_inputs=tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages)),
     )
+
+
+def _replay_knobs(plan: Plan) -> str:
+    """Every module global the launcher reads that may be set between calls (the empirical
+    check's forced paths, tests, sweeps): a replayed signature holds their values."""
+    if not targets.get(plan.target).replay:
+        return ""
+    knobs = ["_INTERPRET", "SPLIT_BELOW", "FINISH_BLOCK"]
+    knobs += ["UNROLL"] if plan.unroll else []
+    knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES"] if plan.row_tiles else []
+    return "(" + ", ".join(knobs) + ")"
 
 
 def _groups(group: dict, axes: tuple[str, ...]) -> tuple[int, ...]:

@@ -74,6 +74,10 @@ class Target:
     # (sizes past int32), else int32; ascend: int32 (the launcher refuses larger sizes).
     index_type: str = "tl.int32"
     index_max: str = "2147483647"
+    # The public launchers replay a call signature's recorded launches (cuda's launch.py.j2,
+    # `_replayed`): the module globals a call reads that a test, a sweep or the empirical
+    # check may set are part of the signature.
+    replay: bool = False
 
     @property
     def persistent(self) -> bool:
@@ -97,7 +101,7 @@ CUDA = Target(
     default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
     empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
     empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1)),
-    interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True,
+    interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
     index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",
 )
 

@@ -114,7 +114,7 @@ def _device_keys(target: str | None) -> list[tuple[str, str]]:
     return keys
 
 
-_SCHEMAS: dict[Any, tuple[tuple[str, Any], ...]] = {}
+_SCHEMAS: dict[Any, tuple[tuple[str, ...], tuple[Any, ...]]] = {}
 
 
 def _schema_args(op: Any, args: tuple, kwargs: dict) -> Args:
@@ -123,14 +123,16 @@ def _schema_args(op: Any, args: tuple, kwargs: dict) -> Args:
     if schema is None:
         # Read once per op: `op._schema.arguments` builds its Argument objects anew on each
         # access (~15 us of every routed call, more than the kernel's launch).
-        schema = tuple((arg.name, arg.default_value if arg.has_default_value() else None)
-                       for arg in op._schema.arguments)
+        arguments = op._schema.arguments
+        schema = (tuple(arg.name for arg in arguments),
+                  tuple(arg.default_value if arg.has_default_value() else None for arg in arguments))
         _SCHEMAS[op] = schema
-    a: Args = dict(zip((name for name, _ in schema), args, strict=False))
+    names, defaults = schema
+    if not kwargs and len(args) == len(names):  # the dispatcher passes every argument: most calls
+        return dict(zip(names, args, strict=True))
+    a: Args = dict(zip(names, defaults, strict=True))
+    a.update(zip(names, args, strict=False))  # fewer positional than in the schema
     a.update(kwargs)
-    for name, default in schema:
-        if name not in a:
-            a[name] = default
     return a
 
 
@@ -157,12 +159,14 @@ def _make_kernel(route: Route, op: Any, fns: Fns, original: Any) -> Callable[...
             # Below the Autograd key: torch's derivative formulas build the graph above this
             # kernel, which computes values only (the launchers refuse inputs that need grad).
             # (grad mode set directly: a torch.no_grad() context costs a few us per call)
-            grad = torch.is_grad_enabled()
-            torch._C._set_grad_enabled(False)
-            try:
+            if torch.is_grad_enabled():
+                torch._C._set_grad_enabled(False)
+                try:
+                    out = route.call(fns, _schema_args(op, args, kwargs))
+                finally:
+                    torch._C._set_grad_enabled(True)
+            else:  # inference (no_grad, inference_mode): nothing to switch
                 out = route.call(fns, _schema_args(op, args, kwargs))
-            finally:
-                torch._C._set_grad_enabled(grad)
         except _Fallback as fb:
             _on_fallback(route.aten, fb.reason)
             # The kernel captured before overriding: never re-enters this override.

@@ -38,7 +38,7 @@ def _float_dtype(dtype: torch.dtype | None) -> None:
 
 
 def _dims(dim: Any) -> tuple[int, ...] | None:
-    return None if dim is None else tuple(int(d) for d in dim)
+    return None if dim is None else tuple(map(int, dim))
 
 
 def _into_out(functional: Callable[[Fns, Args], Any], outs: tuple[str, ...] = ("out",),

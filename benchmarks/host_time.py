@@ -1,0 +1,139 @@
+"""Host time per call of the generated launchers, replayed and not, against torch, on a GPU.
+
+    PYTHONPATH=. python benchmarks/host_time.py [--json out.json]
+
+Issue 12's "cheap to call": for each op at a decode-like size, the host time per call
+(`cpu_us`: calls back to back, one sync) of torch's op, the generated launcher (a repeated
+signature is replayed: `_replayed` in templates/cuda/launch.py.j2), its general path
+(`_run`, what every call paid before), and torch's op inside `redgen.batch_invariant()`.
+Before timing, each op's replayed result is checked bitwise against its general path on
+new data, and inside a CUDA graph captured on the replay path and replayed on new data.
+Prints one table; --json keeps the rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gpu_run import cpu_us  # noqa: E402
+
+
+def _mod(op):
+    from redgen.runtime.loader import load
+
+    return importlib.import_module(load(op, "cuda").__module__)
+
+
+def cases():
+    """(name, generated op, arguments from a seed, torch's equivalent of the same call)."""
+    fn = torch.nn.functional
+    bf, f32 = torch.bfloat16, torch.float32
+
+    def rnd(*shape, dtype=f32, seed=0):
+        return torch.randn(*shape, generator=torch.Generator("cuda").manual_seed(seed), device="cuda").to(dtype)
+
+    w4k, b4k = rnd(4096, seed=9), rnd(4096, seed=10)
+    wt = rnd(2048, 2048, dtype=bf, seed=11)
+    return [
+        ("mean 64x4096 f32", "mean", lambda s: (rnd(64, 4096, seed=s), -1), {}, lambda x, d: torch.mean(x, d)),
+        ("mean 8x2048 bf16 keepdim", "mean", lambda s: (rnd(8, 1, 2048, dtype=bf, seed=s), -1, True), {},
+         lambda x, d, k: torch.mean(x, d, keepdim=k)),
+        ("rms_norm 64x4096 f32", "rms_norm", lambda s: (rnd(64, 4096, seed=s), w4k), {"eps": 1e-6},
+         lambda x, w, eps: fn.rms_norm(x, [4096], w, eps)),
+        ("layer_norm 64x4096 f32", "layer_norm", lambda s: (rnd(64, 4096, seed=s), w4k, b4k), {"eps": 1e-5},
+         lambda x, w, b, eps: fn.layer_norm(x, [4096], w, b, eps)),
+        ("softmax 8x32000 bf16", "softmax", lambda s: (rnd(8, 32000, dtype=bf, seed=s), -1), {},
+         lambda x, d: torch.softmax(x, d)),
+        ("argmax 8x32000 bf16", "argmax", lambda s: (rnd(8, 32000, dtype=bf, seed=s), -1), {},
+         lambda x, d: torch.argmax(x, d)),
+        ("matmul 8x2048x2048 bf16", "matmul", lambda s: (rnd(8, 2048, dtype=bf, seed=s), wt.t()), {},
+         lambda a, b: a @ b),
+    ]
+
+
+def _bind(fn, args, kw):
+    return lambda: fn(*args, **kw)
+
+
+def _torch_call(ref, args, kw):
+    return lambda: ref(*args, *kw.values())
+
+
+def main() -> None:
+    import redgen
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json", default=None)
+    opts = ap.parse_args()
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"triton {__import__('triton').__version__}")
+    rows = []
+    for name, op, make, kw, ref in cases():
+        mod = _mod(op)
+        fn = getattr(mod, op)
+        args = make(0)
+        fn(*args, **kw)  # compiles and records
+        args2 = make(1)
+        replayed = fn(*args2, **kw)
+        general = mod._run(*_run_args(mod, op, args2, kw))
+        same = _equal(replayed, general)
+        graph_ok = _graph(fn, make, kw)
+        t_torch = min(cpu_us(_torch_call(ref, args, kw), 2000) for _ in range(5))
+        t_replay = min(cpu_us(_bind(fn, args, kw), 2000) for _ in range(5))
+        t_general = min(cpu_us(_bind(mod._run, _run_args(mod, op, args, kw), {}), 2000) for _ in range(5))
+        with redgen.batch_invariant():
+            t_mode = min(cpu_us(_torch_call(ref, args, kw), 2000) for _ in range(5))
+        rows.append(dict(case=name, bitwise_replay_eq_general=same, graph_replay_eq_eager=graph_ok,
+                         torch_us=t_torch, redgen_us=t_replay, general_path_us=t_general, mode_us=t_mode))
+    print("| call | torch us | redgen us (replayed) | general path us | torch op in batch_invariant() us "
+          "| redgen - torch | replay == general (bits) | CUDA graph == eager (bits) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['case']} | {r['torch_us']:.1f} | {r['redgen_us']:.1f} | {r['general_path_us']:.1f} | "
+              f"{r['mode_us']:.1f} | {r['redgen_us'] - r['torch_us']:+.1f} | {r['bitwise_replay_eq_general']} | "
+              f"{r['graph_replay_eq_eager']} |")
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(dict(device=torch.cuda.get_device_name(), rows=rows), indent=1))
+
+
+def _run_args(mod, op, args, kw):
+    """The public call's arguments as its `_run` takes them (positional, defaults filled)."""
+    import inspect
+
+    bound = inspect.signature(getattr(mod, op)).bind(*args, **kw)
+    bound.apply_defaults()
+    return tuple(bound.arguments.values())
+
+
+def _equal(a, b):
+    a = a if isinstance(a, tuple) else (a,)
+    b = b if isinstance(b, tuple) else (b,)
+    return all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def _graph(fn, make, kw):
+    """Capture the replayed call in a CUDA graph, replay it on new data: equal to eager."""
+    args = make(2)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        fn(*args, **kw)
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = fn(*args, **kw)
+    args[0].copy_(make(3)[0])
+    g.replay()
+    torch.cuda.synchronize()
+    return _equal(out, fn(*args, **kw))
+
+
+if __name__ == "__main__":
+    main()

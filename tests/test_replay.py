@@ -1,0 +1,259 @@
+"""Issue 12: a generated cuda launcher replays a repeated call signature (`_replayed`).
+
+The first call of a signature runs the launcher's Python and records its launches; a
+repeat allocates the outputs and workspaces and replays them with its own tensors. Here,
+under the interpreter: every shipped cuda module's replay gives the bits of its general
+path on new data; what must not be replayed is not (copies, aliasing, a missing weight);
+whatever the signature holds (knobs, dtypes, alignment, grad) records anew; and, against a
+stand-in for a compiled Triton kernel, a replay calls the bound launcher with exactly the
+arguments the general path passes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+
+import pytest
+import torch
+
+from redgen.runtime.loader import load
+
+PATHS = {"split": 1 << 62, "fused": 0}
+
+
+def _mod(op):
+    return importlib.import_module(load(op, "cuda").__module__)
+
+
+def _g(seed):
+    return torch.Generator().manual_seed(seed)
+
+
+def _x(*shape, seed=0, dtype=torch.float32):
+    return torch.randn(*shape, generator=_g(seed)).to(dtype)
+
+
+def _t(rows, classes, seed=0):
+    t = torch.randint(0, classes, (rows,), generator=_g(seed))
+    t[0] = -100  # an ignored row
+    return t
+
+
+# op -> (positional arguments from a seed, keyword arguments): a few rows of two chunks where
+# the spec splits at 4096 (the split path: partial, finish and map launches, workspaces).
+CALLS = {
+    "mean": (lambda s: (_x(3, 4200, seed=s), 1), {}),
+    "sum": (lambda s: (_x(3, 5, 2, seed=s), (1, 2), True), {"dtype": torch.float16}),
+    "nansum": (lambda s: (_x(3, 70, seed=s), -1), {}),
+    "amax": (lambda s: (_x(4, 33, seed=s), 0), {}),
+    "amin": (lambda s: (_x(4, 33, seed=s), 1), {}),
+    "argmax": (lambda s: (_x(3, 4200, seed=s), 1), {}),
+    "argmin": (lambda s: (_x(5, 40, seed=s, dtype=torch.bfloat16), None), {}),
+    "logsumexp": (lambda s: (_x(3, 4200, seed=s), 1), {}),
+    "var": (lambda s: (_x(3, 4200, seed=s), 1), {"correction": 0.0}),
+    "std": (lambda s: (_x(6, 50, seed=s), 1), {}),
+    "vector_norm": (lambda s: (_x(6, 50, seed=s), 1), {"ord": 3.0}),
+    "mean_2axes": (lambda s: (_x(2, 3, 4, 5, seed=s),), {}),
+    "softmax": (lambda s: (_x(3, 4200, seed=s), 1), {}),
+    "log_softmax": (lambda s: (_x(4, 37, 3, seed=s), 1), {}),
+    "rms_norm": (lambda s: (_x(5, 300, seed=s), _x(300, seed=s + 1)), {"eps": 1e-5}),
+    "add_rms_norm": (lambda s: (_x(3, 64, seed=s), _x(3, 64, seed=s + 1), _x(64, seed=s + 2)), {}),
+    "layer_norm": (lambda s: (_x(2, 3, 4200, seed=s), _x(4200, seed=s + 1), _x(4200, seed=s + 2)), {}),
+    "fp8_quant": (lambda s: (_x(4, 64, seed=s),), {}),
+    "cross_entropy": (lambda s: (_x(5, 30, seed=s), _t(5, 30, seed=s), 1), {}),
+    "nll_loss": (lambda s: (_x(5, 30, seed=s), _t(5, 30, seed=s), 1), {}),
+    "matmul": (lambda s: (_x(9, 20, seed=s), _x(20, 12, seed=s + 1)), {}),
+    "addmm": (lambda s: (_x(9, 20, seed=s), _x(20, 12, seed=s + 1), _x(12, seed=s + 2)), {}),
+    "linear": (lambda s: (_x(9, 20, seed=s), _x(12, 20, seed=s + 1), _x(12, seed=s + 2)), {}),
+    "bmm": (lambda s: (_x(2, 9, 20, seed=s), _x(2, 20, 12, seed=s + 1)), {}),
+}
+
+
+def _outs(r):
+    return r if isinstance(r, tuple) else (r,)
+
+
+def _same(a, b):
+    a, b = _outs(a), _outs(b)
+    return len(a) == len(b) and all(
+        x.shape == y.shape and x.dtype == y.dtype and x.stride() == y.stride() and torch.equal(x, y)
+        for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("op", sorted(CALLS))
+def test_a_replay_gives_the_general_paths_bits(op, monkeypatch):
+    mod, (make, kw) = _mod(op), CALLS[op]
+    mod._PLANS.clear()
+    fn = getattr(mod, op)
+    fn(*make(0), **kw)  # records
+    assert len(mod._PLANS) == 1
+    replays = []
+    real = mod._replay
+    monkeypatch.setattr(mod, "_replay", lambda plan, args: replays.append(plan) or real(plan, args))
+    args = make(7)
+    got = fn(*args, **kw)  # new data, same signature: replayed
+    assert len(replays) == 1 and len(mod._PLANS) == 1
+    mod._PLANS.clear()
+    monkeypatch.setattr(mod, "_record", lambda key, run, a: run(*a))  # the general path alone
+    want = fn(*args, **kw)
+    assert _same(got, want)
+
+
+def test_the_split_path_replays_its_workspaces():
+    mod = _mod("softmax")
+    mod._PLANS.clear()
+    mod.softmax(_x(3, 4200), 1)
+    (plan,) = mod._PLANS.values()
+    launches, scratch = plan[5], plan[4]
+    assert len(launches) == 3 and len(scratch) == 2  # partial, finish, map; ws and totals
+
+
+def _no_plan(mod, fn, *args, **kw):
+    mod._PLANS.clear()
+    out = fn(*args, **kw)
+    assert mod._PLANS == {}
+    return out
+
+
+def test_calls_that_cannot_be_replayed_exactly_are_not_recorded():
+    sm, rms, mean = _mod("softmax"), _mod("rms_norm"), _mod("mean")
+    x = _x(2, 3, 4, 5)
+    # dims no single stride merges: the output goes through a buffer copied back after the launch
+    y = _no_plan(sm, sm.softmax, x, (0, 2))
+    assert torch.equal(y, sm.softmax(x, (0, 2)))
+    # an input copied to merge its dims: the kernel reads the copy
+    _no_plan(mean, mean.mean, x, (1, 3))
+    # no weight: the launcher's own tensor of ones
+    _no_plan(rms, rms.rms_norm, _x(3, 8), None)
+    # the weight is the input's memory: which of the two a kernel reads is ambiguous
+    a = _x(4, 8)
+    _no_plan(rms, rms.rms_norm, a, a[0])
+
+
+def test_an_aliased_call_replays_a_plan_recorded_without_aliasing():
+    rms = _mod("rms_norm")
+    rms._PLANS.clear()
+    rms.rms_norm(_x(4, 8), _x(8, seed=1))
+    a = _x(4, 8, seed=2)
+    got = rms.rms_norm(a, a[0])
+    assert len(rms._PLANS) == 1
+    rms._PLANS.clear()
+    assert torch.equal(got, rms.rms_norm(a, a[0]))
+
+
+@pytest.mark.parametrize("change", ["knob", "dtype", "alignment", "stride", "param", "dim", "grad"])
+def test_whatever_the_signature_holds_records_anew(change, monkeypatch):
+    mod = _mod("mean")
+    mod._PLANS.clear()
+    buf = _x(2 * 64 + 1)
+    x, dim, kw = buf[:128].view(2, 64), 1, {}
+    mod.mean(x, dim)
+    if change == "knob":
+        monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS["split"])
+    elif change == "dtype":
+        x = x.half()
+    elif change == "alignment":
+        x = buf[1:].view(2, 64)  # 4 bytes past a 16-byte boundary
+    elif change == "stride":
+        x = _x(64, 2).t()
+    elif change == "param":
+        kw = {"dtype": torch.float16}
+    elif change == "dim":
+        dim = (1,)
+    else:
+        x = x.clone().requires_grad_()
+        kw = {}
+    with torch.no_grad():
+        mod.mean(x, dim, **kw)
+    assert len(mod._PLANS) == 2
+
+
+def test_a_replay_still_refuses_an_input_that_needs_grad():
+    mod = _mod("mean")
+    mod._PLANS.clear()
+    x = _x(2, 8).requires_grad_()
+    with torch.no_grad():
+        mod.mean(x, 1)
+        mod.mean(x, 1)  # replayed
+    with pytest.raises(RuntimeError, match="requires grad"):
+        mod.mean(x, 1)
+
+
+def test_bad_arguments_raise_as_before_with_a_plan_recorded():
+    mod = _mod("rms_norm")
+    mod._PLANS.clear()
+    x, w = _x(3, 8), _x(8)
+    mod.rms_norm(x, w)
+    with pytest.raises(ValueError, match=r"w has shape \(7,\)"):
+        mod.rms_norm(x, _x(7))
+    with pytest.raises(TypeError, match="eps must be a number"):
+        mod.rms_norm(x, w, eps="1e-5")
+    with pytest.raises(TypeError, match="float64"):
+        mod.rms_norm(x.double(), w.double())
+    assert torch.equal(mod.rms_norm(x, w, dim=[1]), mod.rms_norm(x, w, dim=1))  # a list dim: the general path
+
+
+# --- the bound replay, against a stand-in for a compiled Triton kernel -----------------------
+class _Param:
+    def __init__(self, name, default=None):
+        self.name, self.default = name, default
+
+
+class _Compiled:
+    function, packed_metadata = "fn", "meta"
+
+    def __init__(self, log):
+        self.log = log
+
+    def run(self, *a):
+        self.log.append(("bound", a))
+
+
+class _Kernel:
+    """Stands in for a @triton.jit kernel: logs Triton-path and bound launches."""
+
+    def __init__(self, real):
+        fn = getattr(real, "fn", real)  # the interpreter's InterpretedFunction wraps the Python function
+        self.params = [_Param(n, None if p.default is p.empty else p.default)
+                       for n, p in inspect.signature(fn).parameters.items()]
+        self.log = []
+        self.compiled = _Compiled(self.log)
+
+    def __getitem__(self, grid):
+        def launch(*args, **consts):
+            self.log.append(("triton", grid, args, consts))
+            return self.compiled
+
+        return launch
+
+
+def test_a_bound_replay_passes_the_general_paths_arguments(monkeypatch):
+    """As on a GPU (not interpreting): the replay calls the compiled kernel's launcher with
+    the arguments _go's bound path passes, the call's own input and a fresh output in place."""
+    mod = importlib.import_module(load("rms_norm", "cuda").__module__)
+    for name, value in (("_INTERPRET", False), ("_raw_stream", lambda device: 7),
+                        ("_check_tensor", lambda *a: None)):
+        monkeypatch.setattr(mod, name, value)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    k = _Kernel(mod._k_rows_row)
+    monkeypatch.setattr(mod, "_k_rows_row", k)
+    mod._PLANS.clear()
+    mod._BOUND.clear()
+    w = _x(300)
+    mod.rms_norm(_x(5, 300), w)  # recorded: Triton's path
+    x2 = _x(5, 300, seed=3)
+    y2 = mod.rms_norm(x2, w)  # replayed: the bound launcher
+    mod._PLANS.clear()
+    monkeypatch.setattr(mod, "_record", lambda key, run, a: run(*a))
+    y3 = mod.rms_norm(x2, w)  # the general path: _go's bound launcher
+    assert [e[0] for e in k.log] == ["triton", "bound", "bound"]
+    replayed, general = k.log[1][1], k.log[2][1]
+    # the grid (two programs of four rows), the stream, the compiled function, no launch hooks
+    assert replayed[:9] == general[:9] == (2, 1, 1, 7, "fn", "meta", None, None, None)
+    assert len(replayed) == len(general)
+    for a, b in zip(replayed[9:], general[9:], strict=True):
+        if isinstance(b, torch.Tensor):  # the call's input and weight, the replay's own output
+            assert a is {x2.data_ptr(): x2, w.data_ptr(): w, y3.data_ptr(): y2}[b.data_ptr()]
+        else:
+            assert a == b and type(a) is type(b)
