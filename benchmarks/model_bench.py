@@ -1,6 +1,7 @@
 """A small Hugging Face Llama's generate time with and without redgen.batch_invariant().
 
     python benchmarks/model_bench.py            # GPU: 4 layers, hidden 2048, bf16, batch 8, 512-token prompts
+    python benchmarks/model_bench.py --profile  # and where the GPU time of one generate goes, both ways
 
 The model is built from a config (random weights, nothing downloaded; examples/
 llama_invariance.py builds it). Greedy decoding of NEW tokens with a KV cache, timed after
@@ -63,7 +64,49 @@ def main() -> int:
     print(f"| redgen.batch_invariant() | {routed:.3f} | {n / routed:.0f} |")
     print(f"ratio (mode / plain): {routed / plain:.2f}x; tokens equal: {torch.equal(toks_plain, toks_routed)}")
     print(f"routed calls (warm-up and 3 timed runs): {calls}")
+    if "--profile" in sys.argv:
+        _profile(model, ids, s.new)
     return 0
+
+
+def _profile(model, ids, new: int) -> None:
+    """One generate under torch.profiler, plain and in the mode: the kernels by GPU time."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    import redgen
+
+    for label, ctx in (("plain torch", None), ("redgen.batch_invariant()", redgen.batch_invariant)):
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            if ctx is None:
+                generate(model, ids, new)
+            else:
+                with ctx():
+                    generate(model, ids, new)
+            torch.cuda.synchronize()
+        if ctx is not None:  # where the mode's host time goes: the CPU ops, then its Python
+            cpu = sorted(prof.key_averages(), key=lambda e: -e.self_cpu_time_total)[:12]
+            print(f"--- {label}: host (CPU) time by op, top 12")
+            print("| op | calls | self CPU ms |\n| --- | --- | --- |")
+            for e in cpu:
+                print(f"| {e.key[:70]} | {e.count} | {e.self_cpu_time_total / 1e3:.2f} |")
+            import cProfile
+            import pstats
+
+            cp = cProfile.Profile()
+            with ctx():
+                cp.enable()
+                generate(model, ids, new)
+                cp.disable()
+            torch.cuda.synchronize()
+            pstats.Stats(cp).sort_stats("tottime").print_stats(16)
+        events = [e for e in prof.key_averages() if e.device_time_total > 0]
+        total = sum(e.self_device_time_total for e in events)
+        print(f"--- {label}: GPU time of one generate {total / 1e3:.1f} ms, top kernels")
+        print("| kernel | calls | GPU ms | share |\n| --- | --- | --- | --- |")
+        for e in sorted(events, key=lambda e: -e.self_device_time_total)[:10]:
+            print(f"| {e.key[:70]} | {e.count} | {e.self_device_time_total / 1e3:.2f} | "
+                  f"{e.self_device_time_total / total:.0%} |")
 
 
 if __name__ == "__main__":

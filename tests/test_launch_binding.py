@@ -97,7 +97,7 @@ def test_whatever_triton_specializes_on_rebinds(gpu_like, monkeypatch, change):
     gpu_like._go(k, (4,), (x, 5), {"BLOCK": 16})
     args, grid = (x, 5), (4,)
     if change == "int":
-        args = (x, 6)
+        args = (x, 16)  # a multiple of 16: Triton's "D" specialization
     elif change == "dtype":
         args = (torch.zeros(16, dtype=torch.float16), 5)
     elif change == "alignment":
@@ -110,6 +110,28 @@ def test_whatever_triton_specializes_on_rebinds(gpu_like, monkeypatch, change):
     assert [e[0] for e in k.log] == ["triton", "triton"]
     gpu_like._go(k, grid, args, {"BLOCK": 16})
     assert [e[0] for e in k.log] == ["triton", "triton", "bound"]
+
+
+@pytest.mark.parametrize("value", [7, 2**20 + 3, -5])
+def test_an_int_triton_does_not_specialize_on_reuses_the_binding_with_its_own_value(gpu_like, value):
+    """Attention's key length grows every decode step: its launch must not rebind each time."""
+    k = _Kernel(["x", "n"])
+    x = torch.zeros(16)
+    gpu_like._go(k, (4,), (x, 5), {"BLOCK": 16})
+    gpu_like._go(k, (4,), (x, value), {"BLOCK": 16})
+    assert [e[0] for e in k.log] == ["triton", "bound"]
+    assert k.log[-1][1][10] == value
+
+
+@pytest.mark.parametrize("first, second", [(5, 1), (5, 2**31), (2**31, 2**63), (1.0, 1), (True, 1), (0.5, 2.5)])
+def test_each_specialization_class_binds_apart(gpu_like, first, second):
+    """1, multiples of 16, i32 / i64 / u64, float vs int vs bool: apart; two floats: together."""
+    k = _Kernel(["x", "n"])
+    x = torch.zeros(16)
+    gpu_like._go(k, (4,), (x, first), {"BLOCK": 16})
+    gpu_like._go(k, (4,), (x, second), {"BLOCK": 16})
+    together = isinstance(first, float) and isinstance(second, float)
+    assert [e[0] for e in k.log] == ["triton", "bound" if together else "triton"]
 
 
 def test_launch_hooks_are_called_as_triton_calls_them(gpu_like, monkeypatch):
