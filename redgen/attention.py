@@ -337,7 +337,9 @@ class _Checker:
 
     # -- schedule expressions: integers over the query/key lengths, batch and cores ----
     def sched(self, e: S.Expr) -> sym.SExpr:
-        names = (self.axis(0), self.axis(0, 1), BATCH, "cores")
+        # q's rows and k's keys, once declared (`warps 4` may come before the inputs)
+        axes = [self.axis(0, w) for w in (0, 1) if w < len(self.inputs) and self.inputs[w].axes]
+        names = (*axes, BATCH, "cores")
         if isinstance(e, S.Num):
             if not isinstance(e.value, int):
                 self.fail(err.BadExpr, f"schedule values are integers, got {e.text}", e.pos)

@@ -351,7 +351,9 @@ class Fuzz:
         try:
             full = fn(*xs, dim=dim)
             if op.before and op.inputs[0].axes[0] == op.before:
-                one = fn(xs[0][:1], *xs[1:], dim=dim)
+                # row 0 of every input that has the batch axis first (add_rms_norm's residual too)
+                one = fn(*[x[:1] if i.axes[:1] == (op.before,) else x for x, i in zip(xs, op.inputs, strict=True)],
+                         dim=dim)
                 full, one = (full, one) if isinstance(full, tuple) else ((full,), (one,))
                 for f, o in zip(full, one, strict=True):
                     # bitwise, NaN included (torch.equal says nan != nan)

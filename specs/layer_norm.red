@@ -20,7 +20,9 @@ mu = s / N
 reduce N: ss = sum((x - mu) * (x - mu))
 r = rsqrt(ss / N + eps)
 y = (x - mu) * r * w + b
-mean = mu
+# torch's statistic where the formula's differs: a row holding an infinity has a NaN mean
+# (Welford's inf - inf, one element too); mu - mu is 0 exactly when mu is finite, else NaN.
+mean = where(mu - mu == 0, mu, mu - mu)
 rstd = r
 tile   N = 256
 split  N fixed_size 4096

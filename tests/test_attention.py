@@ -174,6 +174,20 @@ def test_noncausal_spec_builds_and_is_not_causal(tmp_path):
     assert "L = S" in built.certificate.statement
 
 
+def test_schedule_lines_before_the_inputs(tmp_path, capsys):
+    """`warps 4` before the inputs checks as after them (a fuzzed spec once raised IndexError
+    there); a schedule name of an input not yet declared is an unknown name."""
+    text = SPEC.read_text()
+    assert "\nwarps 4\n" in text
+    moved = text.replace("\nwarps 4\n", "\n").replace("op attention\n", "op attention\nwarps 4\n")
+    spec = tmp_path / "attention_warps_first.red"
+    spec.write_text(moved)
+    assert main(["verify", str(spec), "--no-empirical"]) == 0
+    spec.write_text(moved.replace("warps 4\n", "warps S\n", 1))
+    assert main(["verify", str(spec), "--no-empirical"]) != 0
+    assert "unknown name 'S'" in capsys.readouterr().err
+
+
 # --- batch-invariant mode --------------------------------------------------------------------
 def _bhld(dtype=torch.float32, lq=70, lk=70, b=2):
     gen = torch.Generator().manual_seed(3)

@@ -215,9 +215,17 @@ def test_norm_non_finite(mods):
     ry, rmean, rrstd = reference("layer_norm", x, -1)
     assert_accurate(y, ry, x.dtype)
     assert_accurate(rstd, rrstd, x.dtype)
-    # The mean of a row holding +inf is +inf (torch's Welford update gives nan there).
-    assert mean[0, 0] == float("inf") and torch.isnan(rmean[0, 0])
-    assert_accurate(mean[1:], rmean[1:], x.dtype)
+    # The mean of a row holding +inf is NaN, as torch's (Welford's inf - inf); a NaN stays NaN.
+    assert torch.isnan(mean[0, 0]) and torch.isnan(rmean[0, 0])
+    assert_accurate(mean, rmean, x.dtype)
+
+
+def test_layer_norm_mean_of_one_element_is_torchs(mods):
+    """N = 1: a finite element is its own mean; an infinite one gives NaN, as torch's."""
+    x = torch.tensor([[float("inf")], [float("-inf")], [2.5]])
+    _, mean, _ = call(mods, "layer_norm", x, -1)
+    want = torch.ops.aten.native_layer_norm(x, [1], None, None, 1e-5)[1]
+    assert torch.equal(mean.isnan(), want.isnan()) and mean[2, 0] == want[2, 0] == 2.5
 
 
 @pytest.mark.parametrize("op", OPS)

@@ -58,6 +58,7 @@ CALLS = {
     "softmax": (lambda s: (_x(3, 4200, seed=s), 1), {}),
     "log_softmax": (lambda s: (_x(4, 37, 3, seed=s), 1), {}),
     "rms_norm": (lambda s: (_x(5, 300, seed=s), _x(300, seed=s + 1)), {"eps": 1e-5}),
+    "rms_norm_rstd": (lambda s: (_x(2, 3, 300, seed=s), _x(300, seed=s + 1)), {}),
     "add_rms_norm": (lambda s: (_x(3, 64, seed=s), _x(3, 64, seed=s + 1), _x(64, seed=s + 2)), {}),
     "layer_norm": (lambda s: (_x(2, 3, 4200, seed=s), _x(4200, seed=s + 1), _x(4200, seed=s + 2)), {}),
     "fp8_quant": (lambda s: (_x(4, 64, seed=s),), {}),

@@ -216,6 +216,37 @@ def test_rms_norm_on_cpu_decomposes_into_routed_mean():
         assert torch.equal(torch.nn.functional.rms_norm(x[:1], (32,), eps=1e-6), y[:1])
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_fused_rms_norm_adapter_is_one_op_with_torchs_outputs(dtype):
+    """aten._fused_rms_norm's adapter (routed on CUDA builds; CPU has no such kernel): with
+    rms_norm_rstd, one generated call gives y and the rstd that scaled it, torch's shapes and
+    dtypes, accurate, bitwise the same for a row alone; without it, rms_norm + mean."""
+    from redgen.runtime import aten
+    from redgen.runtime.loader import load
+    from tests.tolerances import assert_accurate
+
+    x = torch.randn(5, 3, 64, generator=torch.Generator().manual_seed(3)).to(dtype)
+    w = torch.randn(64, generator=torch.Generator().manual_seed(4)).to(dtype)
+    args = {"input": x, "normalized_shape": [64], "weight": w, "eps": 1e-5}
+    want_y, want_rstd = torch.ops.aten._fused_rms_norm(x.double(), [64], w.double(), 1e-5)
+    calls = []
+    fns = {name: (lambda f, n: lambda *a, **k: calls.append(n) or f(*a, **k))(load(name, "cuda"), name)
+           for name in ("rms_norm", "mean", "rms_norm_rstd")}
+    y, rstd = aten._rms_norm(fns, args)
+    assert calls == ["rms_norm_rstd"]
+    assert y.dtype == dtype and rstd.dtype == torch.float32 and rstd.shape == (5, 3, 1)
+    assert_accurate(y, want_y, dtype)
+    assert_accurate(rstd, want_rstd, torch.float32)
+    y1, rstd1 = aten._rms_norm(fns, {**args, "input": x[2:3]})
+    assert torch.equal(y1, y[2:3]) and torch.equal(rstd1, rstd[2:3])
+    del fns["rms_norm_rstd"]
+    calls.clear()
+    y2, rstd2 = aten._rms_norm(fns, args)
+    assert calls == ["rms_norm", "mean"]
+    assert_accurate(y2, want_y, dtype)
+    assert_accurate(rstd2, want_rstd, torch.float32)
+
+
 def test_uncovered_table_entries_are_skipped_with_a_reason():
     with redgen.batch_invariant():
         sk = mode.skipped()

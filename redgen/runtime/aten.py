@@ -125,14 +125,11 @@ def _layer_norm(fns: Fns, a: Args) -> Any:
     if isinstance(res, tuple):
         # The generated layer_norm returns (y, mean, rstd): f32 statistics from its own
         # reductions, the normalized dims kept as size 1, as native_layer_norm's.
+        # (specs/layer_norm.red gives a row holding an infinity a NaN mean, as Welford's
+        # inf - inf does in native_layer_norm: no fix-up kernel per call here.)
         y, mean, rstd = res
-        # torch's statistics where the spec's formula (s / N) differs: an empty row's
-        # mean is 0 (not 0/0), a row holding an infinity has a nan mean (Welford's
-        # inf - inf), as native_layer_norm returns them.
-        if x.numel() == 0:
+        if x.numel() == 0:  # torch's mean of an empty row is 0, not 0/0 (no kernel ran)
             mean = torch.zeros_like(mean)
-        elif x.numel() > mean.numel():  # more than one element per row (one inf is its own mean)
-            mean = torch.where(torch.isinf(mean), torch.full_like(mean, float("nan")), mean)
     else:
         # A layer_norm returning y alone: mean/rstd (only read by backward) computed with
         # redgen's mean so they are batch invariant too.
@@ -151,6 +148,9 @@ def _rms_norm(fns: Fns, a: Args) -> Any:
     dims = _norm_dims(x, a["normalized_shape"])
     w = _affine(a["weight"], x, a["normalized_shape"], 1.0, "weight")
     eps = torch.finfo(x.dtype).eps if a["eps"] is None else float(a["eps"])
+    if "rms_norm_rstd" in fns:  # one launch: y and the rstd that scaled it (f32, dims kept)
+        return fns["rms_norm_rstd"](x, w, dim=dims, eps=eps)
+    # Without that op: rstd from redgen's mean of the squares, for backward alone.
     y = fns["rms_norm"](x, w, dim=dims, eps=eps)
     rstd = torch.rsqrt(fns["mean"](x.float().square(), dims, True) + eps)
     return y, rstd.to(torch.promote_types(x.dtype, torch.float32))
@@ -239,7 +239,7 @@ ROUTES: tuple[Route, ...] = (
     Route("argmin.out", ("argmin",), _into_out(_arg("argmin"))),
     # A real kernel only on CUDA builds (on CPU rms_norm decomposes into mean.dim,
     # which is routed); older torch versions have no such op: skipped.
-    Route("_fused_rms_norm.default", ("rms_norm", "mean"), _rms_norm, _RMS),
+    Route("_fused_rms_norm.default", ("rms_norm", "mean"), _rms_norm, _RMS, optional=("rms_norm_rstd",)),
     # --- language extensions (issue 14) ---
     Route("nansum.default", ("nansum",), _reduce("nansum", with_dtype=True)),
     Route("linalg_vector_norm.default", ("vector_norm",), _vector_norm, {"vector_norm": ("ord",)}),
