@@ -20,9 +20,10 @@ mu = s / N
 reduce N: ss = sum((x - mu) * (x - mu))
 r = rsqrt(ss / N + eps)
 y = (x - mu) * r * w + b
-# torch's statistic where the formula's differs: a row holding an infinity has a NaN mean
-# (Welford's inf - inf, one element too); mu - mu is 0 exactly when mu is finite, else NaN.
-mean = where(mu - mu == 0, mu, mu - mu)
+# torch's statistic (CUDA's) where the formula's differs: a row of more than one element
+# holding an infinity has a NaN mean (Welford's inf - inf); one element is its own mean.
+# mu - mu is 0 exactly when mu is finite, else NaN.
+mean = where(N == 1, mu, where(mu - mu == 0, mu, mu - mu))
 rstd = r
 tile   N = 256
 split  N fixed_size 4096

@@ -220,12 +220,12 @@ def test_norm_non_finite(mods):
     assert_accurate(mean, rmean, x.dtype)
 
 
-def test_layer_norm_mean_of_one_element_is_torchs(mods):
-    """N = 1: a finite element is its own mean; an infinite one gives NaN, as torch's."""
+def test_layer_norm_mean_of_one_element_is_that_element(mods):
+    """N = 1: the element is its own mean, an infinity too, as torch's CUDA native_layer_norm
+    (measured on an H100: [inf, -inf, 2.5]; torch's CPU kernel gives NaN for the infinities)."""
     x = torch.tensor([[float("inf")], [float("-inf")], [2.5]])
     _, mean, _ = call(mods, "layer_norm", x, -1)
-    want = torch.ops.aten.native_layer_norm(x, [1], None, None, 1e-5)[1]
-    assert torch.equal(mean.isnan(), want.isnan()) and mean[2, 0] == want[2, 0] == 2.5
+    assert torch.equal(mean.flatten(), x.flatten())
 
 
 @pytest.mark.parametrize("op", OPS)
