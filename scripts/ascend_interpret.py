@@ -43,6 +43,10 @@ def _ln(x, w, b, d):
     return ((x - m) / torch.sqrt(v + 1e-5)) * w + b, m, 1 / torch.sqrt(v + 1e-5)
 
 
+def _rstd(x, d):
+    return torch.rsqrt((x**2).mean(d, keepdim=True) + 1e-6)
+
+
 # op -> float64 reference of its outputs for inputs xs reduced over dim d (the launcher's
 # conventions: keepdim False for reductions, the norms' row statistics kept as size 1).
 REFERENCE = {
@@ -57,8 +61,9 @@ REFERENCE = {
     "std": lambda xs, d: (xs[0].std(d),),
     "softmax": lambda xs, d: (xs[0].softmax(d),),
     "log_softmax": lambda xs, d: (xs[0].log_softmax(d),),
-    "rms_norm": lambda xs, d: (xs[0] * torch.rsqrt((xs[0] ** 2).mean(d, keepdim=True) + 1e-6) * xs[1],),
+    "rms_norm": lambda xs, d: (xs[0] * _rstd(xs[0], d) * xs[1],),
     "layer_norm": lambda xs, d: _ln(xs[0], xs[1], xs[2], d),
+    "rms_norm_rstd": lambda xs, d: (xs[0] * _rstd(xs[0], d) * xs[1], _rstd(xs[0], d)),
     "nansum": lambda xs, d: (torch.nansum(xs[0], d),),
     "vector_norm": lambda xs, d: (torch.linalg.vector_norm(xs[0], 2, d),),
 }
@@ -86,7 +91,7 @@ def check(mod) -> list[str]:
     if ref_fn is None:
         return [f"{op}: no float64 reference in scripts/ascend_interpret.py"]
     n_in = len(mod._INPUT_DTYPES)
-    after = "K" in mod.CERTIFICATE["independent_of"] and op not in ("rms_norm", "layer_norm")
+    after = "K" in mod.CERTIFICATE["independent_of"] and op not in ("rms_norm", "rms_norm_rstd", "layer_norm")
     shapes = [((3, N), -1)] + ([((2, N, 3), 1)] if after else [])
     errors = []
     for shape, d in shapes:
