@@ -14,6 +14,7 @@ Prints one table; --json keeps the rows.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import sys
@@ -58,10 +59,6 @@ def cases():
     ]
 
 
-def _bind(fn, args, kw):
-    return lambda: fn(*args, **kw)
-
-
 def _torch_call(ref, args, kw):
     return lambda: ref(*args, *kw.values())
 
@@ -86,8 +83,8 @@ def main() -> None:
         same = _equal(replayed, general)
         graph_ok = _graph(fn, make, kw)
         t_torch = min(cpu_us(_torch_call(ref, args, kw), 2000) for _ in range(5))
-        t_replay = min(cpu_us(_bind(fn, args, kw), 2000) for _ in range(5))
-        t_general = min(cpu_us(_bind(mod._run, _run_args(mod, op, args, kw), {}), 2000) for _ in range(5))
+        t_replay = min(cpu_us(functools.partial(fn, *args, **kw), 2000) for _ in range(5))
+        t_general = min(cpu_us(functools.partial(mod._run, *_run_args(mod, op, args, kw)), 2000) for _ in range(5))
         with redgen.batch_invariant():
             t_mode = min(cpu_us(_torch_call(ref, args, kw), 2000) for _ in range(5))
         rows.append(dict(case=name, bitwise_replay_eq_general=same, graph_replay_eq_eager=graph_ok,

@@ -159,14 +159,15 @@ def _make_kernel(route: Route, op: Any, fns: Fns, original: Any) -> Callable[...
             # Below the Autograd key: torch's derivative formulas build the graph above this
             # kernel, which computes values only (the launchers refuse inputs that need grad).
             # (grad mode set directly: a torch.no_grad() context costs a few us per call)
-            if torch.is_grad_enabled():
+            # (switched only where on: inference runs under no_grad / inference_mode)
+            grad = torch.is_grad_enabled()
+            if grad:
                 torch._C._set_grad_enabled(False)
-                try:
-                    out = route.call(fns, _schema_args(op, args, kwargs))
-                finally:
-                    torch._C._set_grad_enabled(True)
-            else:  # inference (no_grad, inference_mode): nothing to switch
+            try:
                 out = route.call(fns, _schema_args(op, args, kwargs))
+            finally:
+                if grad:
+                    torch._C._set_grad_enabled(True)
         except _Fallback as fb:
             _on_fallback(route.aten, fb.reason)
             # The kernel captured before overriding: never re-enters this override.
