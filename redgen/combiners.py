@@ -91,6 +91,21 @@ class Combiner:
         """How many names the reduce statement binds."""
         return len(self.results)
 
+    @property
+    def order_free(self) -> bool:
+        """Every combine order gives the same result: an index combiner's pair order is total
+        (indices are distinct), so a combine selects the lesser pair, exactly. Its lanes may
+        meet in any tree (plan.Plan.free_trees)."""
+        return self.kind == "index"
+
+    def free_tree(self) -> tuple[str, ...]:
+        """The lane tree body of an order-free combiner: tl.reduce's tree (warp shuffles). The
+        written-out pairwise tree is a layout Triton replicates in every thread, which then
+        redoes most of its LANES - 1 combines: for argmax twice the work of the walk itself."""
+        vals = ", ".join(f"v{j}" for j in range(len(self.state)))
+        return (f"return tl.reduce(({vals}), 1, _{self.name})" if len(self.state) > 1
+                else f"return tl.reduce({vals}, 1, _{self.name})",)
+
 
 def _softmax_stats_ref(v):
     import torch

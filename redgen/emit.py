@@ -127,6 +127,7 @@ class CombinerCtx:
     splits: tuple[tuple[str, str, str], ...]  # (a_j, b_j, v_j) per component
     rows_out: str  # what the cuda tree returns: each component reshaped to [ROWS]
     tree: tuple[str, ...] = ()  # the combiner's own lane-tree body (combiners.Combiner.tree); () the pairwise one
+    tree_doc: tuple[str, ...] = ()  # the comment above a `tree` body
 
 
 @dataclass(frozen=True)
@@ -466,12 +467,23 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
     return out
 
 
-def _combiner(c: combiners.Combiner) -> CombinerCtx:
+_OWN_TREE = ("The lanes of each row meet as the combiner's record says (redgen/combiners.py),",
+             "through pairwise trees: fixed by LANES alone, whatever the tile layout or warps.")
+_FREE_TREE = ("The pair order is total, so every tree gives the same result: tl.reduce's (warp",
+              "shuffles) rather than the pairwise one, which every thread would mostly redo.")
+
+
+def _combiner(c: combiners.Combiner, plan: Plan) -> CombinerCtx:
+    """Its functions; the lane tree as the plan says (plan.Plan.free_trees)."""
     k = range(len(c.state))
+    if c.name in plan.free_trees:
+        tree, doc = c.free_tree(), _FREE_TREE
+    else:
+        tree, doc = c.tree, _OWN_TREE
     return CombinerCtx(
         name=c.name, params=", ".join([f"a{j}" for j in k] + [f"b{j}" for j in k]), doc=c.doc, body=c.body,
         values=", ".join(f"v{j}" for j in k), splits=tuple((f"a{j}", f"b{j}", f"v{j}") for j in k),
-        rows_out=", ".join(f"tl.reshape(v{j}, [ROWS])" for j in k), tree=c.tree,
+        rows_out=", ".join(f"tl.reshape(v{j}, [ROWS])" for j in k), tree=tree, tree_doc=doc,
     )
 
 
@@ -538,7 +550,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         stages=tuple(stages),
         kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(sizes), kn.num_warps)
                       for kn in plan.kernels),
-        combiners=tuple(_combiner(combiners.get(c)) for c in _used_combiners(order.combiners)),
+        combiners=tuple(_combiner(combiners.get(c), plan) for c in _used_combiners(order.combiners)),
         lanes=lanes, log2_lanes=lanes.bit_length() - 1,
         chunk=order.chunk.py(sizes), num_chunks=order.num_chunks.py(sizes),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,

@@ -118,6 +118,9 @@ class Plan:
     # cuda: tiles a chunk walk loads together (UNROLL, the launcher's default; 0: one at a time,
     # no such code). Not order-shaping: the same tiles in the same sequence, see macros.j2 `chunk`.
     unroll: int = 0
+    # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
+    # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
+    free_trees: tuple[str, ...] = ()
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -181,6 +184,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels), split_below=SPLIT_BELOW,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL,
+        free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",

@@ -218,18 +218,30 @@ def prove(plan: Plan) -> Certificate:
     ra = plan.op.reduce_axes
     merged = (f"{reduce_axis} = {'*'.join(ra)} merged positions, ({', '.join(ra)}) at "
               f"n = {ra[0].lower()}*{ra[1]} + {ra[1].lower()}; " if ra else "")
+    # Order-free combiners (a total pair order) meet in tl.reduce's tree on cuda: its shape
+    # follows the layout, and every tree selects the same pair.
+    free = [c for c in dict.fromkeys(o.combiners) if c in plan.free_trees]
+    free_words = f"{', '.join(free)}'s pair order is total: every tree selects the same pair" if free else ""
+    all_free = bool(free) and len(free) == len(set(o.combiners))
+    if all_free:
+        tree_words = f"the {lanes} lanes meet in tl.reduce's tree, whose shape follows the layout ({free_words})"
+    else:
+        tree_words = f"the {lanes} lanes meet in a pairwise tree" + (
+            f" ({', '.join(free)}: in tl.reduce's tree, whose shape follows the layout; {free_words})" if free else "")
     statement = merged + (
         f"order of {outs}: {reduce_axis} in tiles of {lanes}, {chunk_words}; inside a chunk lane j combines "
-        f"elements j, j+{lanes}, ... in order, the {lanes} lanes meet in a pairwise tree, in {o.acc}; "
+        f"elements j, j+{lanes}, ... in order, {tree_words}, in {o.acc}; "
         f"independent of {', '.join(independent)}"
     ) + "".join(f"; {c} combines {combiners.get(c).rule}" for c in arg)
     batch = ", ".join(plan.batch_symbols) or "none"
     kinds = ", ".join(sorted(k.name for k in plan.kernels))
     order = {
-        "lanes": lanes, "chunk": str(o.chunk), "num_chunks": str(o.num_chunks), "tree": o.tree,
+        "lanes": lanes, "chunk": str(o.chunk), "num_chunks": str(o.num_chunks), "tree": "tl.reduce" if all_free else o.tree,
         "chunk_combine": o.chunk_combine, "acc": o.acc, "combiners": list(o.combiners),
         "stages": o.stages, "split": o.split_kind, "atomic": o.atomic,
     }
+    if free and not all_free:
+        order["free_trees"] = free
     if arg:  # (kept out of value-only certificates, which stay as they were)
         order["combine_rules"] = {c: combiners.get(c).rule for c in arg}
         order["combiner_kinds"] = {c: combiners.get(c).kind for c in arg}
@@ -240,7 +252,8 @@ def prove(plan: Plan) -> Certificate:
         not_order_shaping=(
             *((f"the walk of the reduce axes {', '.join(ra)}: {plan.copy_rule}; the merged position and "
                f"so the order are the same",) if ra else ()),
-            f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit",
+            f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit"
+            + (f" ({', '.join(free)}: any tree selects the same pair)" if free else ""),
             f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
             f"same left-to-right chunk combine",
             *((f"the row kernel (rows of at most {plan.row_tiles} tiles of {lanes} held on chip, read once, "

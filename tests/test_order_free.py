@@ -1,0 +1,139 @@
+"""Order-free combiners (combiners.Combiner.order_free): argmax/argmin's lanes meet in
+tl.reduce's tree on cuda, not in the written-out pairwise tree (which Triton replicates in
+every thread). That is sound only if every tree gives the same bits: the combine must select
+one of its operands exactly and be commutative and associative over the states a kernel
+forms (distinct indices). Checked here over the special values, with the body the templates
+print; then what is emitted, and what the certificate says, for each target.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+from pathlib import Path
+
+import pytest
+import torch
+
+from redgen import combiners
+from redgen.pipeline import build_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "tests" / "specs" / "examples" / "argmax_and_sum.red"
+INDEX = [c for c in combiners.COMBINERS.values() if c.order_free]
+
+
+class _TL:
+    """The tl functions an index combine uses, on torch tensors (CPU, IEEE comparisons)."""
+
+    @staticmethod
+    def where(c, a, b):
+        return torch.where(c, a, b)
+
+
+def _combine(c):
+    ns: dict = {}
+    body = "\n".join("    " + line for line in c.body)
+    exec(f"def combine(a0, a1, b0, b1):\n{body}", {"tl": _TL}, ns)
+    return ns["combine"]
+
+
+def _states():
+    """(value, index) pairs: every special value at three indices, and the identity."""
+    values = [float("-inf"), -3.5, -1e-45, -0.0, 0.0, 1e-45, 2.0, 2.0 + 2**-22, float("inf"), float("nan")]
+    pairs = [(v, i) for v in values for i in (0, 1, 7)] + [(float("-inf"), 2**31 - 1), (float("inf"), 2**31 - 1)]
+    return torch.tensor([p[0] for p in pairs], dtype=torch.float32), torch.tensor([p[1] for p in pairs])
+
+
+def _bits(v, i):
+    return v.view(torch.int32), i
+
+
+def test_index_combiners_are_order_free():
+    assert {c.name for c in INDEX} == {"argmax", "argmin"}
+    assert not any(c.order_free for c in combiners.COMBINERS.values() if c.kind != "index")
+
+
+@pytest.mark.parametrize("c", INDEX, ids=lambda c: c.name)
+def test_index_combine_is_an_exact_commutative_associative_selection(c):
+    f = _combine(c)
+    v, i = _states()
+    n = len(v)
+    a, b, d = (torch.tensor(t) for t in zip(*itertools.product(range(n), repeat=3), strict=True))
+    keep = (i[a] != i[b]) & (i[b] != i[d]) & (i[a] != i[d])  # a kernel never meets one index twice
+    a, b, d = a[keep], b[keep], d[keep]
+    ab = f(v[a], i[a], v[b], i[b])
+    # an exact selection: the result is one operand, bit for bit
+    va, vb = _bits(v[a], i[a]), _bits(v[b], i[b])
+    got = _bits(*ab)
+    is_a = (got[0] == va[0]) & (got[1] == va[1])
+    is_b = (got[0] == vb[0]) & (got[1] == vb[1])
+    assert bool((is_a | is_b).all())
+    # commutative
+    ba = _bits(*f(v[b], i[b], v[a], i[a]))
+    assert torch.equal(got[0], ba[0]) and torch.equal(got[1], ba[1])
+    # associative: (a b) d == a (b d)
+    left = _bits(*f(*ab, v[d], i[d]))
+    right = _bits(*f(v[a], i[a], *f(v[b], i[b], v[d], i[d])))
+    assert torch.equal(left[0], right[0]) and torch.equal(left[1], right[1])
+
+
+@pytest.mark.parametrize("c", INDEX, ids=lambda c: c.name)
+def test_a_combine_that_is_not_total_fails_the_check(c):
+    """The check above can fail: dropping the two-NaNs tie-break leaves (NaN, 1) and (NaN, 0)
+    ordered by position, not by index."""
+    body = tuple(line.replace(" | (b_nan & a_nan)", "") for line in c.body)
+    assert body != c.body
+    f = _combine(type(c)(**{**c.__dict__, "body": body}))
+    nan = torch.tensor([float("nan")])
+    one, zero = torch.tensor([1]), torch.tensor([0])
+    assert not torch.equal(f(nan, one, nan, zero)[1], f(nan, zero, nan, one)[1])
+
+
+def _load(tmp_path, path, target):
+    built = build_spec(path, target, empirical=False)
+    file = tmp_path / f"_free_{target}_{built.op.name}.py"
+    file.write_text(built.source)
+    spec = importlib.util.spec_from_file_location(file.stem, file)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return built, getattr(mod, built.op.name)
+
+
+def test_cuda_emits_tl_reduce_for_index_trees_only():
+    for name in ("argmax", "argmin"):
+        cuda = build_spec(ROOT / "specs" / f"{name}.red", "cuda", empirical=False)
+        assert f"return tl.reduce((v0, v1), 1, _{name})" in cuda.source
+        assert cuda.certificate.order["tree"] == "tl.reduce"
+        assert "lanes meet in tl.reduce's tree" in cuda.certificate.statement
+        ascend = build_spec(ROOT / "specs" / f"{name}.red", "ascend", empirical=False)
+        assert "return tl.reduce(" not in ascend.source  # ascend keeps the pairwise tree (no NPU to measure)
+        assert ascend.certificate.order["tree"] == "pairwise"
+        assert "lanes meet in a pairwise tree," in ascend.certificate.statement
+    softmax = build_spec(ROOT / "specs" / "softmax.red", "cuda", empirical=False)
+    assert "return tl.reduce(" not in softmax.source and softmax.certificate.order["tree"] == "pairwise"
+
+
+@pytest.mark.parametrize("target", ("cuda", "ascend"))
+def test_an_index_tree_beside_a_pairwise_one(tmp_path, target):
+    """argmax and sum in one spec: on cuda each reduction meets in its own tree; the
+    certificate says which; both outputs are torch's, and a row alone gives its bits."""
+    built, fn = _load(tmp_path, EXAMPLE, target)
+    cert = built.certificate
+    if target == "cuda":
+        assert "return tl.reduce((v0, v1), 1, _argmax)" in built.source
+        assert "def _tree_sum" in built.source and "tl.split(tl.reshape(v0" in built.source
+        assert cert.order["tree"] == "pairwise" and cert.order["free_trees"] == ["argmax"]
+        assert "lanes meet in a pairwise tree (argmax: in tl.reduce's tree" in cert.statement
+    else:
+        assert "return tl.reduce(" not in built.source and "free_trees" not in cert.order
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(5, 700, generator=g)
+    x[1, 3] = x[1, 650] = 9.0  # a tie: the first index
+    x[2, 100] = float("nan")
+    x[3] = float("-inf")
+    i, s = fn(x, dim=1)
+    assert torch.equal(i, x.argmax(dim=1))
+    torch.testing.assert_close(s[[0, 1, 4]].double(), x[[0, 1, 4]].double().sum(1), rtol=1e-5, atol=1e-4)
+    i0, s0 = fn(x[:1], dim=1)
+    assert torch.equal(i0, i[:1]) and torch.equal(s0, s[:1])
