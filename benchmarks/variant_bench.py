@@ -45,18 +45,6 @@ def _same(a, b) -> bool:
     return torch.equal(a, b)
 
 
-# Ops called with weights (x, w[, b]) rather than (x, dim): how many, and torch's call.
-WEIGHTS = {"rms_norm": 1, "rms_norm_rstd": 1, "add_rms_norm": 1, "layer_norm": 2}
-TORCH = {
-    "rms_norm": lambda x, w: F.rms_norm(x, x.shape[-1:], w, 1e-6),
-    "layer_norm": lambda x, w, b: F.layer_norm(x, x.shape[-1:], w, b, 1e-5),
-}
-
-
-def _equal(a, b) -> bool:
-    if isinstance(a, tuple | list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
-    return torch.equal(a, b)
 
 
 def _inputs(m: int, n: int, dt: torch.dtype) -> list[torch.Tensor]:

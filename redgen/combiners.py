@@ -85,6 +85,10 @@ class Combiner:
     # combiner, where that is shorter than plan.ROW_MAX (a combine whose arithmetic per element
     # outweighs the second read it saves at longer rows); 0: plan.ROW_MAX.
     row_max: int = 0
+    # combine(a, b) and combine(b, a) have the same bits for every pair of states, so a pair
+    # of lanes may meet with either operand first: cuda's pairwise tree may then run each
+    # level as a two-element tl.reduce (pair_tree), the same pairs in warp shuffles.
+    commutative: bool = False
 
     @property
     def arity(self) -> int:
@@ -97,6 +101,21 @@ class Combiner:
         (indices are distinct), so a combine selects the lesser pair, exactly. Its lanes may
         meet in any tree (plan.Plan.free_trees)."""
         return self.kind == "index"
+
+    def pair_tree(self) -> tuple[str, ...]:
+        """cuda's pairwise lane tree of a commutative single-value combiner, in two forms with
+        the same pairs (2j, 2j + 1) and so the same bits. PAIRS: each level one two-element
+        tl.reduce (warp shuffles). Else the tl.split form, for which Triton gathers each
+        level's tile into every thread: more work, but fewer registers in a long chunk walk
+        (the fused kernel keeps it where a row has several chunks; plan.Plan.pair_trees)."""
+        return ("if PAIRS:",
+                "    for i in tl.static_range(LOG2_LANES):",
+                f"        v0 = tl.reduce(tl.reshape(v0, [ROWS, LANES >> (i + 1), 2]), 2, _{self.name})",
+                "else:",
+                "    for i in tl.static_range(LOG2_LANES):",
+                "        a0, b0 = tl.split(tl.reshape(v0, [ROWS, LANES >> (i + 1), 2]))",
+                f"        v0 = _{self.name}(a0, b0)",
+                "return tl.reshape(v0, [ROWS])")
 
     def free_tree(self) -> tuple[str, ...]:
         """The lane tree body of an order-free combiner: tl.reduce's tree (warp shuffles). The
@@ -119,11 +138,12 @@ def _softmax_stats_ref(v):
     return m, s
 
 
-def _value(name: str, identity: str, expr: str, rule: str, ref, empty_raises: bool) -> Combiner:
+def _value(name: str, identity: str, expr: str, rule: str, ref, empty_raises: bool,
+           commutative: bool = False) -> Combiner:
     return Combiner(
         name=name, state=(Component("", "f32", identity, "{v}"),), results=(0,), index=False,
         empty_raises=empty_raises, body=(f"return {expr}",), doc=(), kind="value", rule=rule,
-        ub_extra=0, reference=lambda v: (ref(v),),
+        ub_extra=0, reference=lambda v: (ref(v),), commutative=commutative,
     )
 
 
@@ -181,9 +201,10 @@ SOFTMAX_STATS = Combiner(
     reference=_softmax_stats_ref,
     # Rescale every lane to the max over the lanes (exact in any order), then one pairwise sum
     # tree: one exp per lane instead of two per tree node in every thread.
-    tree=("m = _tree_max(v0, ROWS, LANES, LOG2_LANES)",
+    # ({pairs}: the tree form the kernel chose, forwarded where the target has one; emit.py)
+    tree=("m = _tree_max(v0, ROWS, LANES, LOG2_LANES{pairs})",
           "t = tl.where(v0 == float(\"-inf\"), 0.0, v1 * tl.exp(v0 - tl.reshape(m, [ROWS, 1])))",
-          "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES)"),
+          "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES{pairs})"),
     tree_uses=("max", "sum"),
     # On an H100 its row kernel beat the chunked walk up to 4096 elements (4096 x 4096: 66 us
     # against 120 f32, 48 against 106 bf16) and lost at 8192 (187 against 168 f32, 155 against
@@ -192,7 +213,8 @@ SOFTMAX_STATS = Combiner(
 )
 
 COMBINERS: dict[str, Combiner] = {c.name: c for c in (
-    _value("sum", "0.0", "a0 + b0", "a + b", lambda v: v.sum(dim=1, keepdim=True), False),
+    # IEEE addition is commutative bit for bit (signed zeros, infinities and NaN included).
+    _value("sum", "0.0", "a0 + b0", "a + b", lambda v: v.sum(dim=1, keepdim=True), False, commutative=True),
     _value("max", NEG_INF, "tl.maximum(a0, b0, propagate_nan=tl.PropagateNan.ALL)", "maximum, NaN propagates",
            lambda v: v.amax(dim=1, keepdim=True), True),
     _value("min", POS_INF, "tl.minimum(a0, b0, propagate_nan=tl.PropagateNan.ALL)", "minimum, NaN propagates",

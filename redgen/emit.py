@@ -469,17 +469,25 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
 
 _OWN_TREE = ("The lanes of each row meet as the combiner's record says (redgen/combiners.py),",
              "through pairwise trees: fixed by LANES alone, whatever the tile layout or warps.")
+_PAIR_TREE = ("Pairwise tree over the lanes of each row: level i combines lanes (2j, 2j+1) of level",
+              "i-1, so the order is fixed by LANES alone, whatever the tile layout, warps or kernel",
+              "shape. Two forms of the same pairs: the combine is commutative bit for bit, so a",
+              "two-element tl.reduce (either operand first) gives the tl.split form's bits.")
 _FREE_TREE = ("The pair order is total, so every tree gives the same result: tl.reduce's (warp",
               "shuffles) rather than the pairwise one, which every thread would mostly redo.")
 
 
 def _combiner(c: combiners.Combiner, plan: Plan) -> CombinerCtx:
-    """Its functions; the lane tree as the plan says (plan.Plan.free_trees)."""
+    """Its functions; the lane tree as the plan says (plan.Plan.free_trees, pair_trees)."""
     k = range(len(c.state))
     if c.name in plan.free_trees:
         tree, doc = c.free_tree(), _FREE_TREE
+    elif plan.pair_trees and c.commutative and not c.tree and len(c.state) == 1:
+        tree, doc = c.pair_tree(), _PAIR_TREE
     else:
-        tree, doc = c.tree, _OWN_TREE
+        # a custom tree calls other trees: with the kernel's PAIRS where the target has it
+        pairs = ", PAIRS" if plan.pair_trees else ""
+        tree, doc = tuple(line.replace("{pairs}", pairs) for line in c.tree), _OWN_TREE
     return CombinerCtx(
         name=c.name, params=", ".join([f"a{j}" for j in k] + [f"b{j}" for j in k]), doc=c.doc, body=c.body,
         values=", ".join(f"v{j}" for j in k), splits=tuple((f"a{j}", f"b{j}", f"v{j}") for j in k),

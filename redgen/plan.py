@@ -121,6 +121,9 @@ class Plan:
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
+    # cuda: a commutative combiner's pairwise tree has two forms, the same pairs and bits
+    # (combiners.Combiner.pair_tree), picked per launch by the kernels' PAIRS.
+    pair_trees: bool = False
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -185,6 +188,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         op=op, target=t.name, order=order, kernels=tuple(kernels), split_below=SPLIT_BELOW,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
+        pair_trees=True,
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",

@@ -221,6 +221,10 @@ def prove(plan: Plan) -> Certificate:
     # Order-free combiners (a total pair order) meet in tl.reduce's tree on cuda: its shape
     # follows the layout, and every tree selects the same pair.
     free = [c for c in dict.fromkeys(o.combiners) if c in plan.free_trees]
+    # Commutative combiners whose pairwise tree cuda writes in two forms (Plan.pair_trees),
+    # those of the spec's reductions and of their combiners' own trees (softmax_stats' sum).
+    used = {*o.combiners, *(u for c in o.combiners for u in combiners.get(c).tree_uses)}
+    pairs = sorted(c for c in used if combiners.get(c).commutative and plan.pair_trees) if plan.notes is None else []
     free_words = f"{', '.join(free)}'s pair order is total: every tree selects the same pair" if free else ""
     all_free = bool(free) and len(free) == len(set(o.combiners))
     if all_free:
@@ -260,6 +264,11 @@ def prove(plan: Plan) -> Certificate:
                f"for every batch size): the fused kernel's tiles, combines, lane trees and chunk combine in "
                f"the same sequence, on values loaded up front; the empirical check's forced paths run "
                f"with it off and are compared with it",) if plan.row_tiles else ()),
+            *((f"the form of the pairwise lane tree of {', '.join(pairs)} (PAIRS: each level a two-element "
+               f"tl.reduce, or a tl.split gathered into every thread): the same pairs, and the combine is "
+               f"commutative bit for bit; the fused kernel takes the tl.split form where a row has several "
+               f"chunks, the split path the tl.reduce one, and the empirical check compares the two paths",)
+              if pairs else ()),
             *((f"tiles loaded {plan.unroll} at a time by the chunk walks (UNROLL): groups of tiles that all "
                f"start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
                f"same operations (the empirical check's forced paths load one at a time and are compared)",)

@@ -1,19 +1,29 @@
-"""Order-free combiners (combiners.Combiner.order_free): argmax/argmin's lanes meet in
-tl.reduce's tree on cuda, not in the written-out pairwise tree (which Triton replicates in
-every thread). That is sound only if every tree gives the same bits: the combine must select
-one of its operands exactly and be commutative and associative over the states a kernel
-forms (distinct indices). Checked here over the special values, with the body the templates
-print; then what is emitted, and what the certificate says, for each target.
+"""cuda's lane trees in the form that is cheapest to run, with the bits of the proven order.
+
+- Order-free combiners (combiners.Combiner.order_free): argmax/argmin's lanes meet in
+  tl.reduce's tree, not in the written-out pairwise tree (whose tl.split levels Triton gathers
+  into every thread). Sound only if every tree gives the same bits: the combine must select
+  one of its operands exactly and be commutative and associative over the states a kernel
+  forms (distinct indices).
+- Commutative combiners (combiners.Combiner.commutative: sum): the pairwise tree in two forms,
+  each level a two-element tl.reduce (PAIRS) or a tl.split; the same pairs, so the same bits
+  if and only if combine(a, b) and combine(b, a) agree bit for bit.
+
+Both properties are checked over the special values with the body the templates print; then
+the two tree forms are run side by side, and what is emitted and certified is checked per target.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import itertools
 from pathlib import Path
 
 import pytest
 import torch
+import triton
+import triton.language as tl
 
 from redgen import combiners
 from redgen.pipeline import build_spec
@@ -32,9 +42,12 @@ class _TL:
 
 
 def _combine(c):
+    """The combine body the templates print, as a Python function on torch tensors."""
+    k = range(len(c.state))
+    params = ", ".join([f"a{j}" for j in k] + [f"b{j}" for j in k])
     ns: dict = {}
     body = "\n".join("    " + line for line in c.body)
-    exec(f"def combine(a0, a1, b0, b1):\n{body}", {"tl": _TL}, ns)
+    exec(f"def combine({params}):\n{body}", {"tl": _TL}, ns)
     return ns["combine"]
 
 
@@ -137,3 +150,73 @@ def test_an_index_tree_beside_a_pairwise_one(tmp_path, target):
     torch.testing.assert_close(s[[0, 1, 4]].double(), x[[0, 1, 4]].double().sum(1), rtol=1e-5, atol=1e-4)
     i0, s0 = fn(x[:1], dim=1)
     assert torch.equal(i0, i[:1]) and torch.equal(s0, s[:1])
+
+
+# --- commutative combiners: the pairwise tree in two forms ------------------------------------
+def _specials() -> torch.Tensor:
+    """Special float32 values and ordinary ones whose sums round differently by magnitude."""
+    v = [0.0, -0.0, 1e-45, -1e-45, 1.0, -1.0, 3e38, -3e38, float("inf"), float("-inf"), float("nan"),
+         2**-24, 1 + 2**-23, 1e8, -1e8 + 1, 0.1, 1 / 3]
+    return torch.tensor(v, dtype=torch.float32)
+
+
+def _commutes(c) -> bool:
+    f = _combine(c)
+    v = _specials()
+    a, b = (t.reshape(-1) for t in torch.meshgrid(v, v, indexing="ij"))
+    return torch.equal(f(a, b).view(torch.int32), f(b, a).view(torch.int32))
+
+
+def test_commutative_combiners_commute_bit_for_bit():
+    marked = [c for c in combiners.COMBINERS.values() if c.commutative]
+    assert [c.name for c in marked] == ["sum"]
+    assert all(_commutes(c) for c in marked)
+
+
+def test_a_combine_that_does_not_commute_fails_the_check():
+    c = combiners.get("sum")
+    assert not _commutes(type(c)(**{**c.__dict__, "body": ("return a0 - b0",)}))
+
+
+@triton.jit
+def _both_forms(x_ptr, pairs_ptr, split_ptr, tree: tl.constexpr, rows: tl.constexpr, lanes: tl.constexpr,
+                log2_lanes: tl.constexpr):
+    r = tl.arange(0, rows)
+    j = tl.arange(0, lanes)
+    v = tl.load(x_ptr + r[:, None] * lanes + j[None, :])
+    tl.store(pairs_ptr + r, tree(v, rows, lanes, log2_lanes, True))
+    tl.store(split_ptr + r, tree(v, rows, lanes, log2_lanes, False))
+
+
+def test_the_two_tree_forms_give_the_same_bits():
+    """The generated `_tree_sum`, PAIRS True and False, on rows of special values and of
+    magnitudes that round differently (under the interpreter: the operations, not a GPU's
+    timing; the GPU comparison is docs/gpu_2026_11_23/pair_trees.md)."""
+    mod = importlib.import_module("generated.cuda.sum")
+    g = torch.Generator().manual_seed(0)
+    rows, lanes = 8, 256
+    x = torch.randn(rows, lanes, generator=g) * torch.logspace(-20, 20, lanes)
+    s = _specials()
+    x[0, : len(s)] = s
+    x[1] = -x[1].flip(0)
+    x[2, ::2] = -0.0
+    x[3, 7] = float("nan")
+    pairs, split = torch.empty(rows), torch.empty(rows)
+    _both_forms[(1,)](x, pairs, split, mod._tree_sum, rows=rows, lanes=lanes, log2_lanes=8)
+    assert torch.equal(pairs.view(torch.int32), split.view(torch.int32))
+
+
+def test_the_pair_forms_are_emitted_and_certified_on_cuda_only():
+    sum_cuda = build_spec(ROOT / "specs" / "sum.red", "cuda", empirical=False)
+    assert "v0 = tl.reduce(tl.reshape(v0, [ROWS, LANES >> (i + 1), 2]), 2, _sum)" in sum_cuda.source
+    assert "PAIRS=num_chunks == 1" in sum_cuda.source and "dict(consts, PAIRS=True)" in sum_cuda.source
+    assert any("pairwise lane tree of sum" in n for n in sum_cuda.certificate.not_order_shaping)
+    softmax = build_spec(ROOT / "specs" / "softmax.red", "cuda", empirical=False)
+    assert "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES, PAIRS)" in softmax.source
+    assert any("pairwise lane tree of sum" in n for n in softmax.certificate.not_order_shaping)
+    amax = build_spec(ROOT / "specs" / "amax.red", "cuda", empirical=False)
+    assert not any("pairwise lane tree" in n for n in amax.certificate.not_order_shaping)
+    for name in ("sum", "softmax"):
+        ascend = build_spec(ROOT / "specs" / f"{name}.red", "ascend", empirical=False)
+        assert "PAIRS" not in ascend.source
+        assert not any("pairwise lane tree of" in n for n in ascend.certificate.not_order_shaping)
