@@ -3,7 +3,7 @@
     python benchmarks/variant_bench.py --op argmax --variant prev=_scratch/argmax_prev.py \
         --variant now=generated/cuda/argmax.py [--points 4096x32000,1x151936] [--dtypes f32,bf16]
 
-Per dtype and rows x N (a reduction over the last dim): every variant's output on random
+Per dtype and rows x N (a reduction over the last dim; M x N x K: over dim 1): every variant's output on random
 data and on data full of ties (small integers, a NaN row) must equal torch's bit for bit
 (bit for bit: argmax/argmin indices, or any op whose torch result the variants should
 reproduce exactly; --no-torch-bits for float outputs) and each other's; then the GPU time
@@ -45,12 +45,12 @@ def _same(a, b) -> bool:
     return torch.equal(a, b)
 
 
-
-
-def _inputs(m: int, n: int, dt: torch.dtype) -> list[torch.Tensor]:
-    g = torch.Generator(device="cuda").manual_seed(m * 7 + n)
-    x = torch.randn(m, n, device="cuda", generator=g).to(dt)
-    ties = torch.randint(-3, 4, (m, n), device="cuda", generator=g).to(dt)
+def _inputs(m: int, n: int, k: int, dt: torch.dtype) -> list[torch.Tensor]:
+    """[m, n] (k == 0) or [m, n, k]: random, then ties with planted NaNs in row m // 2."""
+    shape = (m, n, k) if k else (m, n)
+    g = torch.Generator(device="cuda").manual_seed(m * 7 + n + k)
+    x = torch.randn(shape, device="cuda", generator=g).to(dt)
+    ties = torch.randint(-3, 4, shape, device="cuda", generator=g).to(dt)
     ties[m // 2, n // 3] = float("nan")
     ties[m // 2, n - 1] = float("nan")
     return [x, ties]
@@ -73,14 +73,15 @@ def main() -> None:
     rows = []
     for dt in args.dtypes.split(","):
         for point in args.points.split(","):
-            m, n = (int(s) for s in point.split("x"))
+            # rows x N (reduce the last dim), or M x N x K (reduce dim 1: the cols kernels)
+            m, n, k = (*(int(s) for s in point.split("x")), 0)[:3]
             g = torch.Generator(device="cuda").manual_seed(n)
             ws = [
                 (1 + 0.1 * torch.randn(n, device="cuda", generator=g)).to(DT[dt])
                 for _ in range(WEIGHTS.get(args.op, 0))
             ]
-            calls = [(x, *ws) if ws else (x, -1) for x in _inputs(m, n, DT[dt])]
-            row = {"op": args.op, "dtype": dt, "rows": m, "N": n}
+            calls = [(x, *ws) if ws else (x, 1 if k else -1) for x in _inputs(m, n, k, DT[dt])]
+            row = {"op": args.op, "dtype": dt, "rows": m, "N": n, **({"K": k} if k else {})}
             outs = {k: [f(*c) for c in calls] for k, f in variants.items()}
             first = next(iter(outs.values()))
             row["equal_each_other"] = all(_same(a, b) for o in outs.values() for a, b in zip(o, first, strict=True))

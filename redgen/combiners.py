@@ -107,7 +107,8 @@ class Combiner:
         the same pairs (2j, 2j + 1) and so the same bits. PAIRS: each level one two-element
         tl.reduce (warp shuffles). Else the tl.split form, for which Triton gathers each
         level's tile into every thread: more work, but fewer registers in a long chunk walk
-        (the fused kernel keeps it where a row has several chunks; plan.Plan.pair_trees)."""
+        (the fused kernel keeps it where a row has several chunks, and the cols kernels, where
+        the shuffles of a transposed tile add instructions; plan.Plan.pair_trees)."""
         return ("if PAIRS:",
                 "    for i in tl.static_range(LOG2_LANES):",
                 f"        v0 = tl.reduce(tl.reshape(v0, [ROWS, LANES >> (i + 1), 2]), 2, _{self.name})",

@@ -266,8 +266,9 @@ def prove(plan: Plan) -> Certificate:
                f"with it off and are compared with it",) if plan.row_tiles else ()),
             *((f"the form of the pairwise lane tree of {', '.join(pairs)} (PAIRS: each level a two-element "
                f"tl.reduce, or a tl.split gathered into every thread): the same pairs, and the combine is "
-               f"commutative bit for bit; the fused kernel takes the tl.split form where a row has several "
-               f"chunks, the split path the tl.reduce one, and the empirical check compares the two paths",)
+               f"commutative bit for bit; the rows kernels take the tl.reduce form except the fused one where a "
+               f"row has several chunks, the cols kernels the tl.split form; the empirical check compares "
+               f"the fused and split paths",)
               if pairs else ()),
             *((f"tiles loaded {plan.unroll} at a time by the chunk walks (UNROLL): groups of tiles that all "
                f"start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
