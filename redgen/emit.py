@@ -26,16 +26,17 @@ def template_root() -> Path:
 
     The templates live in the repository's top-level templates/ folder, their one copy;
     pyproject.toml installs that folder as the package `redgen.templates`, so a wheel carries
-    them and `pip install -e .` maps the package onto the folder itself. A checkout put on
-    sys.path without installing (the GPU scripts do that) has no such package: the folder
-    beside redgen/ is the same one.
+    them and `pip install -e .` maps the package onto the folder itself. The folder beside the
+    redgen/ that is running comes first: a checkout put on sys.path without installing (the
+    GPU scripts do that) has no such package, and a second checkout (a git worktree) run while
+    another one is installed editable must not render that one's templates.
     """
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    if (checkout / "__init__.py").is_file() and (checkout / "cuda" / "module.py.j2").is_file():
+        return checkout
     spec = importlib.util.find_spec("redgen.templates")
     if spec is not None and spec.submodule_search_locations:
         return Path(next(iter(spec.submodule_search_locations)))
-    checkout = Path(__file__).resolve().parent.parent / "templates"
-    if (checkout / "__init__.py").is_file():
-        return checkout
     raise MissingTemplates(f"redgen's templates are missing: no package redgen.templates is installed and "
                            f"{checkout} is not the templates/ folder of a checkout; reinstall redgen "
                            f"(pip install .) or run it from its repository")

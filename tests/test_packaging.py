@@ -87,6 +87,21 @@ def test_package_list_covers_every_package():
     assert PROJECT["package-dir"] == {"redgen.templates": "templates"}
 
 
+def test_templates_beside_the_running_checkout_come_first(monkeypatch, tmp_path: Path):
+    """A second checkout (a git worktree) imported while another one is installed editable
+    renders its own templates, not the installed package's."""
+    other = tmp_path / "worktree"
+    (other / "templates" / "cuda").mkdir(parents=True)
+    (other / "templates" / "__init__.py").write_text("")
+    (other / "templates" / "cuda" / "module.py.j2").write_text("")
+    monkeypatch.setattr(emit, "__file__", str(other / "redgen" / "emit.py"))
+    assert emit.importlib.util.find_spec("redgen.templates") is not None  # this checkout, installed
+    assert emit.template_root() == other / "templates"
+    # a folder named templates that is not redgen's (no cuda/module.py.j2) is passed over
+    (other / "templates" / "cuda" / "module.py.j2").unlink()
+    assert emit.template_root() != other / "templates"
+
+
 def test_missing_templates_is_a_coded_error(monkeypatch, tmp_path: Path):
     """An install without its package data (and no checkout beside it) says so, with a code."""
     monkeypatch.setattr(emit.importlib.util, "find_spec", lambda name: None)
