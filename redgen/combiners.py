@@ -123,8 +123,7 @@ class Combiner:
         written-out pairwise tree is a layout Triton replicates in every thread, which then
         redoes most of its LANES - 1 combines: for argmax twice the work of the walk itself."""
         vals = ", ".join(f"v{j}" for j in range(len(self.state)))
-        return (f"return tl.reduce(({vals}), 1, _{self.name})" if len(self.state) > 1
-                else f"return tl.reduce({vals}, 1, _{self.name})",)
+        return (f"return tl.reduce(({vals}), 1, _{self.name})",)
 
 
 def _softmax_stats_ref(v):
@@ -227,6 +226,18 @@ COMBINERS: dict[str, Combiner] = {c.name: c for c in (
 
 # What the verifier knows how to classify; a combiner of another kind is refused.
 KINDS = ("value", "index", "scaled_pair")
+
+
+def used(names) -> tuple[str, ...]:
+    """The combiners a module defines: those its reductions use and those their lane trees call."""
+    out: set[str] = set()
+    todo = list(names)
+    while todo:
+        c = todo.pop()
+        if c not in out:
+            out.add(c)
+            todo.extend(COMBINERS[c].tree_uses)
+    return tuple(sorted(out))
 
 
 def get(name: str) -> Combiner:

@@ -496,18 +496,6 @@ def _combiner(c: combiners.Combiner, plan: Plan) -> CombinerCtx:
     )
 
 
-def _used_combiners(names: tuple[str, ...]) -> tuple[str, ...]:
-    """The combiners a module defines: those its reductions use and those their lane trees call."""
-    out: set[str] = set()
-    todo = list(names)
-    while todo:
-        c = todo.pop()
-        if c not in out:
-            out.add(c)
-            todo.extend(combiners.get(c).tree_uses)
-    return tuple(sorted(out))
-
-
 def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     names = Names.of_op(op)
@@ -559,7 +547,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         stages=tuple(stages),
         kernels=tuple(KernelCtx(kn.name, kn.when, kn.block, kn.programs.py(sizes), kn.num_warps)
                       for kn in plan.kernels),
-        combiners=tuple(_combiner(combiners.get(c), plan) for c in _used_combiners(order.combiners)),
+        combiners=tuple(_combiner(combiners.get(c), plan) for c in combiners.used(order.combiners)),
         lanes=lanes, log2_lanes=lanes.bit_length() - 1,
         chunk=order.chunk.py(sizes), num_chunks=order.num_chunks.py(sizes),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,

@@ -223,8 +223,7 @@ def prove(plan: Plan) -> Certificate:
     free = [c for c in dict.fromkeys(o.combiners) if c in plan.free_trees]
     # Commutative combiners whose pairwise tree cuda writes in two forms (Plan.pair_trees),
     # those of the spec's reductions and of their combiners' own trees (softmax_stats' sum).
-    used = {*o.combiners, *(u for c in o.combiners for u in combiners.get(c).tree_uses)}
-    pairs = sorted(c for c in used if combiners.get(c).commutative and plan.pair_trees) if plan.notes is None else []
+    pairs = [c for c in combiners.used(o.combiners) if combiners.get(c).commutative] if plan.pair_trees else []
     free_words = f"{', '.join(free)}'s pair order is total: every tree selects the same pair" if free else ""
     all_free = bool(free) and len(free) == len(set(o.combiners))
     if all_free:
