@@ -3,7 +3,8 @@
     python benchmarks/variant_bench.py --op argmax --variant prev=_scratch/argmax_prev.py \
         --variant now=generated/cuda/argmax.py [--points 4096x32000,1x151936] [--dtypes f32,bf16]
 
-Per dtype and rows x N (a reduction over the last dim; M x N x K: over dim 1): every variant's output on random
+Per dtype and rows x N (a reduction over the last dim; M x N x K: over dim 1; attention: B x Lq x Lk, 32
+query and 8 KV heads of 128, causal where Lq == Lk, against torch's SDPA): every variant's output on random
 data and on data full of ties (small integers, a NaN row) must equal torch's bit for bit
 (bit for bit: argmax/argmin indices, or any op whose torch result the variants should
 reproduce exactly; --no-torch-bits for float outputs) and each other's; then the GPU time
@@ -45,6 +46,32 @@ def _same(a, b) -> bool:
     return torch.equal(a, b)
 
 
+def _attention(b: int, lq: int, lk: int, dt: torch.dtype) -> list[tuple]:
+    """(q, k, v) in flash-attn layout: random, then small integers (ties) scaled down."""
+    g = torch.Generator(device="cuda").manual_seed(b * 7 + lq + lk)
+    calls = []
+    for ties in (False, True):
+        qkv = []
+        for heads, length in ((32, lq), (8, lk), (8, lk)):
+            shape = (b, length, heads, 128)
+            t = (
+                torch.randint(-3, 4, shape, device="cuda", generator=g) / 4
+                if ties
+                else torch.randn(shape, device="cuda", generator=g)
+            )
+            qkv.append(t.to(dt))
+        calls.append(tuple(qkv))
+    return calls
+
+
+def _sdpa(q, k, v):
+    """torch's SDPA on flash-attn layout tensors, causal where the lengths are equal."""
+    out = F.scaled_dot_product_attention(
+        q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), is_causal=q.shape[1] == k.shape[1], enable_gqa=True
+    )
+    return out.transpose(1, 2)
+
+
 def _inputs(m: int, n: int, k: int, dt: torch.dtype) -> list[torch.Tensor]:
     """[m, n] (k == 0) or [m, n, k]: random, then ties with planted NaNs in row m // 2."""
     shape = (m, n, k) if k else (m, n)
@@ -68,8 +95,11 @@ def main() -> None:
     variants = {}
     for v in args.variant:
         name, path = v.split("=", 1)
-        variants[name] = getattr(load(ROOT / path), args.op)
-    ref = TORCH.get(args.op) or getattr(torch, args.op)
+        fn = getattr(load(ROOT / path), args.op)
+        if args.op == "attention":
+            fn = (lambda f: lambda q, k, v: f(q, k, v, causal=q.shape[1] == k.shape[1]))(fn)
+        variants[name] = fn
+    ref = _sdpa if args.op == "attention" else TORCH.get(args.op) or getattr(torch, args.op)
     rows = []
     for dt in args.dtypes.split(","):
         for point in args.points.split(","):
@@ -80,7 +110,10 @@ def main() -> None:
                 (1 + 0.1 * torch.randn(n, device="cuda", generator=g)).to(DT[dt])
                 for _ in range(WEIGHTS.get(args.op, 0))
             ]
-            calls = [(x, *ws) if ws else (x, 1 if k else -1) for x in _inputs(m, n, k, DT[dt])]
+            if args.op == "attention":  # B x Lq x Lk
+                calls = _attention(m, n, k, DT[dt])
+            else:
+                calls = [(x, *ws) if ws else (x, 1 if k else -1) for x in _inputs(m, n, k, DT[dt])]
             row = {"op": args.op, "dtype": dt, "rows": m, "N": n, **({"K": k} if k else {})}
             outs = {k: [f(*c) for c in calls] for k, f in variants.items()}
             first = next(iter(outs.values()))

@@ -182,8 +182,8 @@ SOFTMAX_STATS = Combiner(
     state=(Component("", "f32", NEG_INF, "{v}"), Component("s", "f32", "0.0", "1.0")),
     results=(0, 1), index=False, empty_raises=False,
     body=("m = tl.maximum(a0, b0, propagate_nan=tl.PropagateNan.ALL)",
-          "ea = tl.where(a0 == float(\"-inf\"), 0.0, tl.exp(a0 - m))",
-          "eb = tl.where(b0 == float(\"-inf\"), 0.0, tl.exp(b0 - m))",
+          "ea = tl.where(a0 == float(\"-inf\"), 0.0, _rg_exp(a0 - m))",
+          "eb = tl.where(b0 == float(\"-inf\"), 0.0, _rg_exp(b0 - m))",
           "return m, a1 * ea + b1 * eb"),
     doc=("Online softmax: (max, sum of exp(x - max)) pairs. Each sum is rescaled to the new",
          "max; a side whose max is -inf (the identity, or only -inf elements) adds exactly 0",
@@ -203,7 +203,7 @@ SOFTMAX_STATS = Combiner(
     # tree: one exp per lane instead of two per tree node in every thread.
     # ({pairs}: the tree form the kernel chose, forwarded where the target has one; emit.py)
     tree=("m = _tree_max(v0, ROWS, LANES, LOG2_LANES{pairs})",
-          "t = tl.where(v0 == float(\"-inf\"), 0.0, v1 * tl.exp(v0 - tl.reshape(m, [ROWS, 1])))",
+          "t = tl.where(v0 == float(\"-inf\"), 0.0, v1 * _rg_exp(v0 - tl.reshape(m, [ROWS, 1])))",
           "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES{pairs})"),
     tree_uses=("max", "sum"),
     # On an H100 its row kernel beat the chunked walk up to 4096 elements (4096 x 4096: 66 us

@@ -36,7 +36,7 @@ def _powf(a: float, b: float) -> float:
 
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in (
-    Function("exp", 1, "tl.exp({0})", math.exp, "e to the power x"),
+    Function("exp", 1, "_rg_exp({0})", math.exp, "e to the power x"),
     Function("log", 1, "tl.log({0})", math.log, "natural logarithm"),
     Function("sqrt", 1, "tl.sqrt({0})", math.sqrt, "square root"),
     Function("rsqrt", 1, "tl.rsqrt({0})", lambda a: 1.0 / math.sqrt(a), "1 / sqrt(x)"),

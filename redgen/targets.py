@@ -37,6 +37,9 @@ class Target:
     # (fused vs split path, BLOCK sizes) and so give a row other bits at another batch size.
     launch_options: str
     fusion_trust: str  # how the backend treats launch_options, as the certificate states it (verify.trusted)
+    # What exp is in every kernel (`_rg_exp`, templates/<target>/exp.py.j2), as the certificate
+    # states it (verify.trusted).
+    exp_impl: str
     # The core budget a persistent grid is capped at. default_cores: when the spec has no
     # `cores` line, and what a counterexample shows when the spec gives none (cuda's grid is
     # never capped by cores: its value there only makes `fixed_count cores / M` readable).
@@ -98,6 +101,8 @@ CUDA = Target(
     name="cuda", planner="plan_cuda", templates="cuda", device_type="cuda", dispatch_key="CUDA",
     compiler="upstream Triton", missing=(),
     launch_options="enable_fp_fusion=False", fusion_trust="the NVIDIA backend honours it",
+    exp_impl="on the GPU ex2.approx.ftz.f32 of x * log2(e) (an input or a result below 2**-126 flushes to "
+             "zero), under the interpreter tl.exp",
     default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
     empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
     empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1)),
@@ -111,6 +116,7 @@ ASCEND = Target(
     name="ascend", planner="plan_ascend", templates="ascend", device_type="npu", dispatch_key="PrivateUse1",
     compiler="triton-ascend 3.2.0, checked by scripts/ascend_check.sh", missing=(),
     launch_options="enable_fp_fusion=False",
+    exp_impl="tl.exp",
     fusion_trust="triton-ascend 3.2 accepts it but does not pass it to the BiSheng compiler, which is trusted "
                  "to contract, if at all, alike in every BLOCK_R variant",
     default_cores=40, max_cores=48, cube_cores=20, max_cube_cores=24, ub_bytes=192 * 1024, ub_align=32,

@@ -72,7 +72,8 @@ def test_softmax_stats_combine_semantics():
 
         exp = staticmethod(torch.exp)
 
-    exec(f"def combine(a0, a1, b0, b1):\n{body}", {"tl": _TL}, ns)
+    # _rg_exp: the module's exp helper the body calls (templates/<target>/exp.py.j2)
+    exec(f"def combine(a0, a1, b0, b1):\n{body}", {"tl": _TL, "_rg_exp": torch.exp}, ns)
     t = lambda *v: torch.tensor(v, dtype=torch.float64)  # noqa: E731
     inf, nan = float("inf"), float("nan")
     # identity on either side leaves a state unchanged

@@ -22,6 +22,7 @@ from redgen import __version__, sym
 from redgen.attention import BATCH, NO_SPLIT, ORDER_FIELDS, POS, ROW, AttentionPlan
 from redgen.errors import BadSplit, BadTile, NotInvariant
 from redgen.verify.certificate import BOUND, Certificate, spec_path, text
+from redgen.verify.proof import exp_trust
 
 _FIELD_WORDS = {"block_m": "the query tile", "block_n": "the key block", "chunk": "the chunk length",
                 "num_chunks": "the number of chunks"}
@@ -214,5 +215,5 @@ def prove_attention(plan: AttentionPlan) -> Certificate:
         op=op.name, target=plan.target, spec=spec_path(op.path), spec_sha256=op.digest,
         redgen=__version__, order=order, depends_on=(ROW,),
         independent_of=(BATCH, "other sequences' lengths", "cores", op.query_axis, op.kv_axis, "i"),
-        method=method, not_order_shaping=not_shaping, statement=statement,
+        method=method, not_order_shaping=not_shaping, statement=statement, trusted=(exp_trust(plan.target),),
     )

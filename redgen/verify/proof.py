@@ -140,6 +140,11 @@ def _check_chunk(plan: Plan, chunk: sym.SExpr) -> None:
                    plan.order.where("chunk"), plan.op.source)
 
 
+def exp_trust(target: str) -> str:
+    """What exp is in `target`'s kernels, as a certificate trusts it."""
+    return f"exp is one function of its argument in every kernel (_rg_exp): {targets.get(target).exp_impl}"
+
+
 def trusted(target: str) -> tuple[str, ...]:
     """The compiler facts a certificate for `target` rests on (docs/verifier.md, "Trusted")."""
     return (
@@ -147,6 +152,7 @@ def trusted(target: str) -> tuple[str, ...]:
         "the compiler keeps the written order of every combine (no reassociation) and compiles the same "
         "element expression to the same instructions in every kernel variant (division, sqrt, exp and log "
         "may be approximate, but alike on every path and batch size)",
+        exp_trust(target),
         f"sizes in {BOUND_TEXT} for the z3 refutation (free-symbol analysis has no bound)",
     )
 
