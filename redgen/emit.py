@@ -111,6 +111,9 @@ class ReductionCtx:
     parts: str
     tots: str
     lifts: dict[str, str]
+    # The same lift without the mask: for tiles whose every position is inside the row and its
+    # chunk (cuda's row kernel), where `ok` holds for every row that is stored.
+    full_lifts: dict[str, str]
     tree_args: dict[str, str]
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
 
@@ -455,16 +458,17 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                       slots[ws], tot_slot if stored else None))
                 slots[ws] += 1
                 tot_slot += stored
-            lifts, tree = {}, {}
+            lifts, full_lifts, tree = {}, {}, {}
             for sh in shapes:
                 v = render(r.expr, _namer(op, sh, names))
                 n = f"n{_POS_BCAST[sh]}"
                 lifts[sh] = ", ".join(f"tl.where(ok, {c.lift.format(v=v, n=n)}, {st.identity})"
                                       for c, st in zip(spec.state, state, strict=True))
+                full_lifts[sh] = ", ".join(c.lift.format(v=v, n=n) for c in spec.state)
                 tree[sh] = ", ".join(st.acc if sh == "rows" else f"tl.trans({st.acc})" for st in state)
             out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
-                                    lifts, tree, r.loc.line))
+                                    lifts, full_lifts, tree, r.loc.line))
     return out
 
 

@@ -267,8 +267,9 @@ def prove(plan: Plan) -> Certificate:
             f"same left-to-right chunk combine",
             *((f"the row kernel (rows of at most {plan.row_tiles} tiles of {lanes} held on chip, read once, "
                f"for every batch size): the fused kernel's tiles, combines, lane trees and chunk combine in "
-               f"the same sequence, on values loaded up front; the empirical check's forced paths run "
-               f"with it off and are compared with it",) if plan.row_tiles else ()),
+               f"the same sequence, on values loaded up front; a tile wholly inside the row and its chunk "
+               f"combines its elements unmasked (the mask holds there for every row that is stored); the "
+               f"empirical check's forced paths run with it off and are compared with it",) if plan.row_tiles else ()),
             *((f"the form of the pairwise lane tree of {', '.join(pairs)} (PAIRS: each level a two-element "
                f"tl.reduce, or a tl.split gathered into every thread): the same pairs, and the combine is "
                f"commutative bit for bit; the rows kernels take the tl.reduce form except the fused one where a "
