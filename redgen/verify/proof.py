@@ -278,7 +278,10 @@ def prove(plan: Plan) -> Certificate:
               if pairs else ()),
             *((f"tiles loaded {plan.unroll} at a time by the chunk walks (UNROLL): groups of tiles that all "
                f"start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
-               f"same operations (the empirical check's forced paths load one at a time and are compared)",)
+               f"same operations (the empirical check's forced paths load one at a time and are compared)"
+               + ("; a group that ends inside the chunk combines its elements unmasked, where no index "
+                  "combiner reduces (the mask holds there for every row that is stored)"
+                  if any(not combiners.get(c).order_free for c in plan.order.combiners) else ""),)
               if plan.unroll else ()),
             "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
             "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
