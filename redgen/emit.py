@@ -112,7 +112,8 @@ class ReductionCtx:
     tots: str
     lifts: dict[str, str]
     # The same lift without the mask: for tiles whose every position is inside the row and its
-    # chunk (cuda's row kernel), where `ok` holds for every row that is stored.
+    # chunk (cuda's row kernel, and the walks' groups before gf), where `ok` holds for every
+    # row that is stored.
     full_lifts: dict[str, str]
     tree_args: dict[str, str]
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
