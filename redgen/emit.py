@@ -147,10 +147,7 @@ class StageCtx:
     # The prior reductions this stage's expressions read (the split path's partial kernel
     # loads these alone: a gather's or a mask's total may be read only by the outputs).
     reads: tuple[ReductionCtx, ...] = ()
-    # cuda's chunk walks: the UNROLL groups that end inside the chunk combine unmasked (the
-    # same bits). Not where an order-free (index) combiner reduces: on an H100 argmax f32
-    # 512 x 151936 took 248 us that way against 178 masked, while the other stages gained up
-    # to 1.3x (docs/gpu_2026_11_23/exp_ftz.md).
+    # the UNROLL groups that end inside the chunk combine unmasked (plan.Plan.unmasked_stages)
     unmasked_groups: bool = False
 
 
@@ -524,7 +521,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             inputs=tuple(names("input", i) for i in inputs),
             elem_locals=_elem_locals(op, elem, shapes, names),
             row_locals=_row_locals(op, exprs, s, names),
-            unmasked_groups=not any(combiners.get(op.reductions[rc.index].combiner).order_free for rc in mine),
+            unmasked_groups=s in plan.unmasked_stages,
         ))
     outputs = tuple(_output(op, o, shapes, names) for o in op.outputs)
     mapped_exprs = [o.expr for o in op.mapped]

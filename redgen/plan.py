@@ -124,6 +124,11 @@ class Plan:
     # cuda: a commutative combiner's pairwise tree has two forms, the same pairs and bits
     # (combiners.Combiner.pair_tree), picked per launch by the kernels' PAIRS.
     pair_trees: bool = False
+    # cuda: the stages whose chunk walks combine an UNROLL group that ends inside its chunk
+    # unmasked (the same bits). Not a stage where an order-free (index) combiner reduces: on an
+    # H100 argmax f32 512 x 151936 took 248 us that way against 178 masked, while the other
+    # stages gained up to 1.3x (docs/gpu_2026_11_23/exp_ftz.md).
+    unmasked_stages: tuple[int, ...] = ()
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -189,6 +194,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
+        unmasked_stages=tuple(s for s in range(op.stages) if not any(
+            combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",

@@ -281,7 +281,7 @@ def prove(plan: Plan) -> Certificate:
                f"same operations (the empirical check's forced paths load one at a time and are compared)"
                + ("; a group that ends inside the chunk combines its elements unmasked, where no index "
                   "combiner reduces (the mask holds there for every row that is stored)"
-                  if any(not combiners.get(c).order_free for c in plan.order.combiners) else ""),)
+                  if plan.unmasked_stages else ""),)
               if plan.unroll else ()),
             "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
             "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
