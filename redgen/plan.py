@@ -22,10 +22,22 @@ DEFAULT_LANES = 512  # reduce tile when the spec gives none
 DEFAULT_WARPS = 4
 DEFAULT_BLOCK_K = 16
 FINISH_BLOCK = 128  # rows per program in the split path's second pass
-# Below this many batch programs the launcher takes the split path (more
-# programs along the reduce axis). A constant, not a device query: the choice
-# never changes the order (see Order), only the occupancy at small batch.
-SPLIT_BELOW = 264
+# cuda: the launcher takes the split path (a program per chunk of a row, then a finish pass)
+# below SPLIT_BELOW batch programs per chunk after a row's first: `programs < SPLIT_BELOW *
+# (num_chunks - 1)`. Constants, not a device query: the choice never changes the order (see
+# Order), only how many programs keep the memory busy. Measured on an H100 against the fused
+# path (17 rows x N points from 64 x 4133 to 2048 x 151936, 5 ops, f32 and bf16;
+# docs/gpu_2026_11_23/split.md):
+# - a spec that reads its input once (sum, argmax, logsumexp): the split path was as fast or
+#   faster at every point with several chunks (argmax bf16 512 x 151936: 87 us against 239)
+#   but sum's rows of two chunks at 64-200 rows (0.3-0.6 us slower): it splits wherever the
+#   split grid holds the batch programs (SPLIT_BELOW_ONCE is more than its axis 1 takes);
+# - a spec that reads it again (outputs over the reduce axis, or a second stage: softmax,
+#   log_softmax) pays a third launch: rows of two chunks ran faster fused at 64 and 200 rows
+#   (64 x 8192: 5.5 against 6.3 us), 128 x 32000 and 512 x 65536 split (12.8 against 18.6,
+#   91 against 108), 1024 x 32000 fused (143 against 152).
+SPLIT_BELOW_ONCE = 1 << 16
+SPLIT_BELOW_REREAD = 36
 # cuda: a row of at most this many elements is held on chip by one program ("row" kernel):
 # the input is read once for every pass (the reductions and the outputs over the reduce
 # axis) instead of once per pass. Its tiles live in registers, so the bound keeps a row's
@@ -105,7 +117,7 @@ class Plan:
     target: str
     order: Order
     kernels: tuple[Kernel, ...]
-    split_below: int
+    split_below: int  # cuda: the split path below this many batch programs per chunk after the first
     finish_block: int
     copy_rule: str  # when the launcher copies the input
     # Target-specific, not order-shaping (defaults keep the cuda plan as it was).
@@ -190,7 +202,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     row_max = min((combiners.get(c).row_max or ROW_MAX for c in order.combiners), default=ROW_MAX)
     row_tiles = min(ROW_TILES, row_max // order.lanes.eval({})) if rereads and op.before and not op.reduce_axes else 0
     return Plan(
-        op=op, target=t.name, order=order, kernels=tuple(kernels), split_below=SPLIT_BELOW,
+        op=op, target=t.name, order=order, kernels=tuple(kernels),
+        split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,

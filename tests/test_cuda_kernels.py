@@ -14,6 +14,7 @@ import torch
 
 from generated.cuda import mean as mean_mod
 from generated.cuda import sum as sum_mod
+from redgen.plan import SPLIT_BELOW_ONCE
 from tests.tolerances import assert_accurate
 
 MODULES = {"mean": mean_mod, "sum": sum_mod}
@@ -259,7 +260,8 @@ def test_run_to_run(op, path):
 
 def test_split_below_is_restored(op, path):
     """The path fixture restores SPLIT_BELOW (guards the other tests' assumption)."""
-    assert MODULES[op].SPLIT_BELOW == (264 if path == "natural" else PATHS[path])
+    # mean and sum read their input once: the plan's SPLIT_BELOW_ONCE
+    assert MODULES[op].SPLIT_BELOW == (SPLIT_BELOW_ONCE if path == "natural" else PATHS[path])
 
 
 # --- errors -----------------------------------------------------------------------------------------

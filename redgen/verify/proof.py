@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from redgen import __version__, combiners, sym, targets
 from redgen.errors import BadSplit, BadTile, NotInvariant
-from redgen.plan import ORDER_FIELDS, Plan
+from redgen.plan import ORDER_FIELDS, SPLIT_BELOW_ONCE, Plan
 from redgen.verify.certificate import (
     BOUND,
     BOUND_TEXT,
@@ -157,6 +157,13 @@ def trusted(target: str) -> tuple[str, ...]:
     )
 
 
+def _split_rule(plan: Plan) -> str:
+    """When the cuda launcher takes the split path, in the certificate's words (plan.py)."""
+    if plan.split_below >= SPLIT_BELOW_ONCE:
+        return "split wherever a row has several chunks and the split grid holds the batch programs"
+    return f"split below {plan.split_below} batch programs per chunk after a row's first"
+
+
 def prove(plan: Plan) -> Certificate:
     """Prove `plan` batch invariant, or raise NotInvariant with a counterexample."""
     from redgen.verify.counterexample import find_counterexample
@@ -263,8 +270,7 @@ def prove(plan: Plan) -> Certificate:
                f"so the order are the same",) if ra else ()),
             f"kernel shapes ({kinds}), their blocks and num_warps: the lane tree is explicit"
             + (f" ({', '.join(free)}: any tree selects the same pair)" if free else ""),
-            f"fused vs split path (split below {plan.split_below} batch programs): same chunk code, "
-            f"same left-to-right chunk combine",
+            f"fused vs split path ({_split_rule(plan)}): same chunk code, same left-to-right chunk combine",
             *((f"the row kernel (rows of at most {plan.row_tiles} tiles of {lanes} held on chip, read once, "
                f"for every batch size): the fused kernel's tiles, combines, lane trees and chunk combine in "
                f"the same sequence, on values loaded up front; a tile wholly inside the row and its chunk "
