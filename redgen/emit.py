@@ -252,6 +252,7 @@ class ModuleCtx:
     row_tiles: int = 0
     row_inputs: tuple[str, ...] = ()
     unroll: int = 0  # cuda: tiles a chunk walk loads together (the UNROLL knob's default); 0: no such code
+    cols_unroll: int = 0  # cuda: the cols kernels' (COLS_UNROLL); 0: no cols kernels
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
     # public launcher calls _run directly.
     replay_knobs: str = ""
@@ -582,7 +583,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=bool(op.reduce_axes) and plan.target == "cuda",
-        row_tiles=plan.row_tiles, unroll=plan.unroll, replay_knobs=_replay_knobs(plan),
+        row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
+        replay_knobs=_replay_knobs(plan),
         row_inputs=tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages)),
     )
 
@@ -594,7 +596,8 @@ def _replay_knobs(plan: Plan) -> str:
         return ""
     knobs = ["_INTERPRET", "SPLIT_BELOW", "FINISH_BLOCK"]
     knobs += ["UNROLL"] if plan.unroll else []
-    knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES"] if plan.row_tiles else []
+    knobs += ["COLS_UNROLL"] if plan.cols_unroll else []
+    knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS"] if plan.row_tiles else []
     return "(" + ", ".join(knobs) + ")"
 
 

@@ -35,9 +35,12 @@ FINISH_BLOCK = 128  # rows per program in the split path's second pass
 # - a spec that reads it again (outputs over the reduce axis, or a second stage: softmax,
 #   log_softmax) pays a third launch: rows of two chunks ran faster fused at 64 and 200 rows
 #   (64 x 8192: 5.5 against 6.3 us), 128 x 32000 and 512 x 65536 split (12.8 against 18.6,
-#   91 against 108), 1024 x 32000 fused (143 against 152).
+#   91 against 108), 1024 x 32000 fused (143 against 152). Later runs (docs/gpu_2026_11_23/
+#   cols_rows.md): 128 x 16384 and 256 x 32000 split (softmax f32 256 x 32000: 41 against 50
+#   us), 2048 x 151936 fused (bf16 743 against 806). Of the points where both paths were timed,
+#   50 takes the faster one at all but 384 x 32000 and bf16 512 x 32000 (split would win).
 SPLIT_BELOW_ONCE = 1 << 16
-SPLIT_BELOW_REREAD = 36
+SPLIT_BELOW_REREAD = 50
 # cuda: a row of at most this many elements is held on chip by one program ("row" kernel):
 # the input is read once for every pass (the reductions and the outputs over the reduce
 # axis) instead of once per pass. Its tiles live in registers, so the bound keeps a row's
@@ -49,6 +52,12 @@ ROW_TILES = 64  # and at most this many tiles: each is unrolled code (a spec of 
 # geomean torch / redgen: 1 tile 1.27, 2: 1.33, 4: 1.37, 8: 1.41 (benchmarks/unroll_sweep.py,
 # docs/gpu_2026_11_23/row_kernel.md), bits equal for every value at all 48 points.
 UNROLL = 8
+# cuda's cols kernels ([LANES, BLOCK_K] tiles, 16x a rows tile at BLOCK_K 16) load one tile at a
+# time: a group of 8 such tiles is 16x the registers of a rows kernel's group. With the shuffle
+# lane trees and a block fitted to small K (templates/common/macros.j2) the cols kernels went,
+# on an H100 over 120 points (docs/gpu_2026_11_23/cols_rows.md, bits equal at all of them), from
+# a geomean of 0.24-0.62x torch to 0.96-2.9x (softmax f32 2048 x 2048 x 4: 4084 -> 82 us).
+COLS_UNROLL = 1
 
 # Order-shaping fields and where in the spec each came from; the verifier
 # reports counterexamples against these spec lines.
@@ -130,6 +139,8 @@ class Plan:
     # cuda: tiles a chunk walk loads together (UNROLL, the launcher's default; 0: one at a time,
     # no such code). Not order-shaping: the same tiles in the same sequence, see macros.j2 `chunk`.
     unroll: int = 0
+    # cuda: the same for the cols kernels (COLS_UNROLL); 0: the module has no cols kernels.
+    cols_unroll: int = 0
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -204,7 +215,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
-        finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL,
+        finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL, cols_unroll=COLS_UNROLL if op.after else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(

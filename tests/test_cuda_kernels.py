@@ -220,18 +220,29 @@ def test_batch_invariance_middle_dim(op, k):
 def test_unroll_is_not_order_shaping(op, k, monkeypatch):
     """The chunk walks load UNROLL tiles together (a group only where all its tiles start in
     the chunk, the rest one by one): any UNROLL gives the bits of one tile at a time, on both
-    kernel shapes and both paths (three chunks of 8 tiles and a ragged one of 1)."""
+    kernel shapes and both paths (three chunks of 8 tiles and a ragged one of 1). The cols
+    kernels read COLS_UNROLL."""
     mod = MODULES[op]
     x = randn(3, N_CHUNKS, k, seed=6)
     results = {}
     for unroll in (1, 2, 3, 4, 8):
         monkeypatch.setattr(mod, "UNROLL", unroll)
+        monkeypatch.setattr(mod, "COLS_UNROLL", unroll)
         for p in ("split", "fused"):
             monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS[p])
             results[unroll, p] = run(op, x, 1)
     first = results[1, "fused"]
     for key, out in results.items():
         assert torch.equal(out, first), f"UNROLL={key[0]} ({key[1]} path)"
+
+
+def test_cols_block_fits_small_k(op):
+    """A cols block shrinks to the power of two holding K (fewer masked columns), and a column
+    reduced in a block of 4 (K == 3) has the bits it has in a block of 16 (K == 20)."""
+    assert MODULES[op]._schedule(5, N_CHUNKS, 3)[2:5] == ("cols", 4, 5)
+    assert MODULES[op]._schedule(5, N_CHUNKS, 20)[2:5] == ("cols", 16, 10)
+    x = randn(2, N_CHUNKS, 20, seed=7)
+    assert torch.equal(run(op, x[:, :, :3], 1), run(op, x, 1)[:, :3])
 
 
 def test_invariant_across_kernel_shapes(op):

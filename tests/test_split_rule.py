@@ -59,14 +59,18 @@ def test_read_once_keeps_one_chunk_and_huge_grids_fused(name):
         (64, 8192, False),  # two chunks: fused 5.5 us against 6.3 on the H100
         (200, 8192, False),
         (512, 16384, False),
+        (128, 16384, True),  # 10.1 against 10.9 (cols_rows.md)
         (128, 32000, True),  # 12.8 against 18.6
+        (256, 32000, True),  # 41.1 against 50.2 (cols_rows.md)
+        (384, 32000, False),  # split would win here (bf16 33.5 against 40.4): the rule's one miss
         (512, 32000, False),
         (1024, 32000, False),  # 143 against 152
         (512, 65536, True),  # 91 against 108
         (1024, 65536, False),
         (300, 151936, True),
         (1024, 151936, True),
-        (2048, 151936, False),
+        (2048, 151936, False),  # bf16 743 against 806 split (cols_rows.md)
+        (4096, 151936, False),
     ],
 )
 def test_rereads_split_only_short_grids_of_long_rows(m, n, split):

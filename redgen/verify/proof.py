@@ -278,13 +278,14 @@ def prove(plan: Plan) -> Certificate:
                f"empirical check's forced paths run with it off and are compared with it",) if plan.row_tiles else ()),
             *((f"the form of the pairwise lane tree of {', '.join(pairs)} (PAIRS: each level a two-element "
                f"tl.reduce, or a tl.split gathered into every thread): the same pairs, and the combine is "
-               f"commutative bit for bit; the rows kernels take the tl.reduce form except the fused one where a "
-               f"row has several chunks, the cols kernels the tl.split form; the empirical check compares "
-               f"the fused and split paths",)
+               f"commutative bit for bit; the kernels take the tl.reduce form except a rows kernel's fused walk "
+               f"over several chunks; the empirical check compares the fused and split paths",)
               if pairs else ()),
-            *((f"tiles loaded {plan.unroll} at a time by the chunk walks (UNROLL): groups of tiles that all "
-               f"start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
-               f"same operations (the empirical check's forced paths load one at a time and are compared)"
+            *((f"tiles loaded {plan.unroll} at a time by the chunk walks (UNROLL"
+               + (f"; the cols kernels' {plan.cols_unroll}, COLS_UNROLL" if plan.cols_unroll else "")
+               + "): groups of tiles that all "
+               "start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
+               "same operations (the empirical check's forced paths load one at a time and are compared)"
                + ("; a group that ends inside the chunk combines its elements unmasked, where no index "
                   "combiner reduces (the mask holds there for every row that is stored)"
                   if plan.unmasked_stages else ""),)

@@ -1,0 +1,75 @@
+"""cuda's row kernel takes more warps where its grid is short (ROW_FEW_PROGRAMS, ROW_FEW_MIN_ELEMS,
+ROW_THREAD_ELEMS).
+
+num_warps never shapes an order (the certificate's kernel-shapes note: the lane tree is
+explicit; the H100 run in docs/gpu_2026_11_23/cols_rows.md compared the bits of 2, 4 and 8
+warps at 60 points). What is tested here is the rule the launchers print, at the points it
+was measured at, that a replayed call's key holds every knob the schedule reads, and that
+the outputs do not move with the knobs.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+import torch
+
+from generated.cuda import layer_norm, rms_norm, softmax
+
+ROW_MODULES = {"rms_norm": rms_norm, "layer_norm": layer_norm, "softmax": softmax}
+
+
+def _warps(mod, m: int, n: int) -> int:
+    _, _, shape, _, _, warps, split, _ = mod._schedule(m, n, 1)
+    assert shape == "row" and not split
+    return warps
+
+
+@pytest.mark.parametrize("name", list(ROW_MODULES))
+@pytest.mark.parametrize(
+    ("m", "n", "warps"),
+    [
+        (1, 4096, 8),  # 16 elements a thread: softmax f32 5.00 -> 3.43 us on the H100
+        (256, 4096, 8),  # the last short grid
+        (257, 4096, 2),  # then a warp per ROW_WARP_LANES lanes (512 x 4096 bf16 softmax lost 15%)
+        (4096, 4096, 2),
+        (1, 2048, 2),  # rows of 2048 keep their warps (softmax lost 7-13% with 4)
+        (1, 1024, 4),  # two rows a program: the 4 warps it had
+        (1, 256, 16),  # eight rows a program
+    ],
+)
+def test_short_grids_take_more_warps(name, m, n, warps):
+    assert _warps(ROW_MODULES[name], m, n) == warps
+
+
+def test_a_warp_holds_at_least_one_lane_of_each_tile():
+    """Rows of 8192 (32 tiles, one row a program) would ask for 16 warps at 16 elements a
+    thread; a tile of 256 lanes has work for 8."""
+    assert _warps(rms_norm, 1, 8192) == 8
+    assert _warps(rms_norm, 4096, 8192) == 2
+
+
+@pytest.mark.parametrize("name", list(ROW_MODULES))
+def test_the_replay_key_holds_every_knob_the_schedule_reads(name):
+    """A knob set between calls (a sweep) must record anew, not replay the old launches."""
+    mod = ROW_MODULES[name]
+    read = set(re.findall(r"\b(ROW_[A-Z_]+|SPLIT_BELOW|UNROLL|COLS_UNROLL)\b", inspect.getsource(mod._schedule)))
+    key = inspect.getsource(getattr(mod, name))
+    assert read and all(k in key for k in read), sorted(read)
+
+
+@pytest.mark.parametrize("name", list(ROW_MODULES))
+def test_the_outputs_do_not_move_with_the_knobs(name, monkeypatch):
+    mod = ROW_MODULES[name]
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(3, 700, generator=g)
+    w, b = torch.randn(700, generator=g), torch.randn(700, generator=g)
+    args = {"softmax": (x,), "rms_norm": (x, w), "layer_norm": (x, w, b)}[name]
+    want = getattr(mod, name)(*args)
+    monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 0)
+    monkeypatch.setattr(mod, "ROW_THREAD_ELEMS", 1)
+    got = getattr(mod, name)(*args)
+    for a, b in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,), strict=True):
+        assert torch.equal(a, b)
