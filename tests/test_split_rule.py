@@ -62,7 +62,7 @@ def test_read_once_keeps_one_chunk_and_huge_grids_fused(name):
         (128, 16384, True),  # 10.1 against 10.9 (cols_rows.md)
         (128, 32000, True),  # 12.8 against 18.6
         (256, 32000, True),  # 41.1 against 50.2 (cols_rows.md)
-        (384, 32000, False),  # split would win here (bf16 33.5 against 40.4): the rule's one miss
+        (384, 32000, False),  # split would win (bf16 33.5 against 40.4): one of the rule's two misses
         (512, 32000, False),
         (1024, 32000, False),  # 143 against 152
         (512, 65536, True),  # 91 against 108
