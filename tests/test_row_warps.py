@@ -73,6 +73,8 @@ def test_the_rule_changes_the_warps_alone(name, m, n, monkeypatch):
     off = mod._schedule(m, n, 1)
     assert on[5] > off[5]
     assert on[:5] + on[6:] == off[:5] + off[6:]
+    if m > 3:
+        return  # the schedule alone: 256 rows under the interpreter cost minutes
     g = torch.Generator().manual_seed(3)
     x = torch.randn(m, n, generator=g)
     w, b = torch.randn(n, generator=g), torch.randn(n, generator=g)
