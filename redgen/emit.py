@@ -251,6 +251,9 @@ class ModuleCtx:
     # row (those the reductions read; the others are loaded by the output sweep).
     row_tiles: int = 0
     row_inputs: tuple[str, ...] = ()
+    # The inputs the row kernel's output sweep loads (a weight, a bias: read by the outputs,
+    # not by the reductions); () where it has none.
+    row_extra: tuple[str, ...] = ()
     unroll: int = 0  # cuda: tiles a chunk walk loads together (the UNROLL knob's default); 0: no such code
     cols_unroll: int = 0  # cuda: the cols kernels' (COLS_UNROLL); 0: no cols kernels
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
@@ -540,6 +543,9 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     signature, run_params, run_call, renamed, pub = _public(op, names, index_op)
     group = {op.before: 0, op.reduce_axis: 1, op.after: 2, **{a: 1 for a in op.reduce_axes}}
     lanes = order.lanes.eval({})
+    row_inputs = tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages))
+    row_extra = tuple(names("input", i) for i in map_inputs if names("input", i) not in row_inputs) \
+        if plan.row_tiles else ()
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
@@ -584,12 +590,12 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=bool(op.reduce_axes) and plan.target == "cuda",
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
-        replay_knobs=_replay_knobs(plan),
-        row_inputs=tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages)),
+        replay_knobs=_replay_knobs(plan, bool(row_extra)),
+        row_inputs=row_inputs, row_extra=row_extra,
     )
 
 
-def _replay_knobs(plan: Plan) -> str:
+def _replay_knobs(plan: Plan, row_extra: bool = False) -> str:
     """Every module global the launcher reads that may be set between calls (the empirical
     check's forced paths, tests, sweeps): a replayed signature holds their values."""
     if not targets.get(plan.target).replay:
@@ -598,6 +604,7 @@ def _replay_knobs(plan: Plan) -> str:
     knobs += ["UNROLL"] if plan.unroll else []
     knobs += ["COLS_UNROLL"] if plan.cols_unroll else []
     knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS"] if plan.row_tiles else []
+    knobs += ["ROW_MAP_ELEMS"] if plan.row_tiles and row_extra else []
     return "(" + ", ".join(knobs) + ")"
 
 

@@ -238,9 +238,11 @@ def test_unroll_is_not_order_shaping(op, k, monkeypatch):
 
 def test_cols_block_fits_small_k(op):
     """A cols block shrinks to the power of two holding K (fewer masked columns), and a column
-    reduced in a block of 4 (K == 3) has the bits it has in a block of 16 (K == 20)."""
+    reduced in a block of 4 (K == 3) has the bits it has in a block of 32 (K == 20: the spec's
+    tile K = 32, fitted to 20)."""
     assert MODULES[op]._schedule(5, N_CHUNKS, 3)[2:5] == ("cols", 4, 5)
-    assert MODULES[op]._schedule(5, N_CHUNKS, 20)[2:5] == ("cols", 16, 10)
+    assert MODULES[op]._schedule(5, N_CHUNKS, 20)[2:5] == ("cols", 32, 5)
+    assert MODULES[op]._schedule(5, N_CHUNKS, 72)[2:5] == ("cols", 32, 15)  # the spec's tile K
     x = randn(2, N_CHUNKS, 20, seed=7)
     assert torch.equal(run(op, x[:, :, :3], 1), run(op, x, 1)[:, :3])
 

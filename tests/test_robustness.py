@@ -9,6 +9,7 @@ reuse test, which fakes the run (monkeypatched) to stay fast.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import sys
@@ -385,7 +386,7 @@ def test_a_chain_of_locals_is_bounded(n):
 
 def test_a_tile_beyond_tritons_block_limit_is_a_target_limit(tmp_path, capsys):
     spec = tmp_path / "t.red"
-    spec.write_text(SUM.replace("tile   N = 256, K = 16", "tile   N = 1048576, K = 16"))
+    spec.write_text(re.sub(r"^tile .*$", "tile   N = 1048576, K = 16", SUM, flags=re.M))
     rc, _, err = _build(capsys, str(spec), "--out", str(tmp_path / "gen"))
     assert rc == 1 and "error[T302]" in err and "Triton allows at most 1048576" in err
 
