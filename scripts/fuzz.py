@@ -344,7 +344,14 @@ class Fuzz:
         size = {op.reduce_axis: 37, op.before: 3, op.after: 2}
         gen = torch.Generator().manual_seed(0)
         dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
-        xs = [torch.randn([size[a] for a in i.axes], generator=gen).to(dt[i.dtypes[0]]) for i in op.inputs]
+
+        def make(i):
+            shape = [size[a] for a in i.axes]
+            if i.integer:  # class indices (nll_loss's targets): in range, one element gathered a row
+                return torch.randint(0, size[op.reduce_axis], shape, generator=gen)
+            return torch.randn(shape, generator=gen).to(dt[i.dtypes[0]])
+
+        xs = [make(i) for i in op.inputs]
         dim = op.inputs[0].axes.index(op.reduce_axis)
         fn = getattr(mod, op.name)
         self.stats["kernel runs"] += 1
