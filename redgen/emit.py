@@ -544,8 +544,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     group = {op.before: 0, op.reduce_axis: 1, op.after: 2, **{a: 1 for a in op.reduce_axes}}
     lanes = order.lanes.eval({})
     row_inputs = tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages))
-    row_extra = tuple(names("input", i) for i in map_inputs if names("input", i) not in row_inputs) \
-        if plan.row_tiles else ()
+    row_extra = tuple(n for n in (names("input", i) for i in map_inputs) if n not in row_inputs) if plan.row_tiles else ()
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
@@ -595,7 +594,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     )
 
 
-def _replay_knobs(plan: Plan, row_extra: bool = False) -> str:
+def _replay_knobs(plan: Plan, row_extra: bool) -> str:
     """Every module global the launcher reads that may be set between calls (the empirical
     check's forced paths, tests, sweeps): a replayed signature holds their values."""
     if not targets.get(plan.target).replay:
@@ -604,7 +603,7 @@ def _replay_knobs(plan: Plan, row_extra: bool = False) -> str:
     knobs += ["UNROLL"] if plan.unroll else []
     knobs += ["COLS_UNROLL"] if plan.cols_unroll else []
     knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS"] if plan.row_tiles else []
-    knobs += ["ROW_MAP_ELEMS"] if plan.row_tiles and row_extra else []
+    knobs += ["ROW_MAP_ELEMS"] if row_extra else []  # the row kernel's other inputs (row_extra)
     return "(" + ", ".join(knobs) + ")"
 
 
