@@ -2,11 +2,13 @@
 
     python benchmarks/model_bench.py            # GPU: 4 layers, hidden 2048, bf16, batch 8, 512-token prompts
     python benchmarks/model_bench.py --profile  # and where the GPU time of one generate goes, both ways
+    python benchmarks/model_bench.py --split    # and the mode with one family of routes at a time
 
 The model is built from a config (random weights, nothing downloaded; examples/
 llama_invariance.py builds it). Greedy decoding of NEW tokens with a KV cache, timed after
-a warm-up, plain torch and then inside the mode; prints both times, their ratio (issue 12's
-goal: at most 1.1x), what the mode routed and whether the tokens agree.
+a warm-up, plain torch and inside the mode in alternation (best of REPS rounds each); prints
+both times, their ratio (issue 12's goal: at most 1.1x), what the mode routed and whether the
+tokens agree.
 """
 
 from __future__ import annotations
@@ -25,48 +27,94 @@ SETUP = Setup(hidden=2048, layers=4, heads=16, kv_heads=4, intermediate=5632, vo
               batches=(8,), dtype="bfloat16", device="cuda")
 
 
-def timed(model, ids, new: int, reps: int = 3) -> tuple[float, object]:
+REPS = 5  # rounds of the interleaved comparison
+
+
+def _once(model, ids, new: int) -> tuple[float, object]:
     import torch
 
-    generate(model, ids, 4)  # warm-up: compiles every kernel of prefill and decode
-    best, toks = float("inf"), None
-    for _ in range(reps):
-        torch.cuda.synchronize()
-        t = time.perf_counter()
-        toks, _ = generate(model, ids, new)
-        torch.cuda.synchronize()
-        best = min(best, time.perf_counter() - t)
-    return best, toks
+    torch.cuda.synchronize()
+    t = time.perf_counter()
+    toks, _ = generate(model, ids, new)
+    torch.cuda.synchronize()
+    return time.perf_counter() - t, toks
+
+
+def interleaved(model, ids, new: int, routes=None) -> tuple[float, float, object, object]:
+    """Best plain and best mode time over REPS rounds of one plain generate then one in the mode
+    (`routes`: the route table the mode installs; None: all of it). A shared host's speed drifts
+    by more than the mode's cost between runs minutes apart: side by side, both see the same drift."""
+    import redgen
+    from redgen.runtime import mode
+
+    every = mode.ROUTES
+    if routes is not None:
+        mode.ROUTES = routes
+    try:
+        generate(model, ids, 4)  # warm-up: compiles every kernel of prefill and decode, both ways
+        with redgen.batch_invariant():
+            generate(model, ids, 4)
+        plain = routed = float("inf")
+        toks_plain = toks_routed = None
+        for _ in range(REPS):
+            t, toks_plain = _once(model, ids, new)
+            plain = min(plain, t)
+            with redgen.batch_invariant():
+                t, toks_routed = _once(model, ids, new)
+            routed = min(routed, t)
+    finally:
+        mode.ROUTES = every
+    return plain, routed, toks_plain, toks_routed
 
 
 def main() -> int:
     import torch
 
-    import redgen
-
     s = SETUP
     model = build(s)
     g = torch.Generator(device="cuda").manual_seed(1)
     ids = torch.randint(0, s.vocab, (s.batches[0], s.prompt), device="cuda", generator=g)
-    plain, toks_plain = timed(model, ids, s.new)
     from redgen.runtime import mode
 
     before = mode.call_counts()
-    with redgen.batch_invariant():
-        routed, toks_routed = timed(model, ids, s.new)
+    plain, routed, toks_plain, toks_routed = interleaved(model, ids, s.new)
     calls = dict(mode.call_counts() - before)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     print(f"Llama {s.layers} layers, hidden {s.hidden}, {s.dtype}, batch {s.batches[0]}, prompt {s.prompt}, "
-          f"{s.new} new tokens (best of 3)")
+          f"{s.new} new tokens (best of {REPS}, plain and mode interleaved)")
     print("| run | generate s | tokens/s |\n| --- | --- | --- |")
     n = s.batches[0] * s.new
     print(f"| plain torch | {plain:.3f} | {n / plain:.0f} |")
     print(f"| redgen.batch_invariant() | {routed:.3f} | {n / routed:.0f} |")
     print(f"ratio (mode / plain): {routed / plain:.2f}x; tokens equal: {torch.equal(toks_plain, toks_routed)}")
-    print(f"routed calls (warm-up and 3 timed runs): {calls}")
+    print(f"routed calls (warm-ups and {REPS} timed runs): {calls}")
+    if "--split" in sys.argv:
+        _split(model, ids, s.new)
     if "--profile" in sys.argv:
         _profile(model, ids, s.new)
     return 0
+
+
+# The route families of the mode, by aten overload name (runtime/aten.py, matmul_routes.py,
+# attention_routes.py): what each one alone adds to the plain time.
+FAMILIES = {
+    "matmul (mm, addmm, bmm)": ("mm.", "addmm.", "bmm."),
+    "attention (sdpa)": ("_scaled_dot_product",),
+    "mean": ("mean.",),
+    "argmax": ("argmax.",),
+}
+
+
+def _split(model, ids, new: int) -> None:
+    """The mode with one family of routes at a time (each against its own interleaved plain
+    runs): where its extra time comes from."""
+    from redgen.runtime import mode
+
+    print("| routed | plain s | mode s | mode / plain |\n| --- | --- | --- | --- |")
+    for label, prefixes in FAMILIES.items():
+        routes = tuple(r for r in mode.ROUTES if r.aten.startswith(prefixes))
+        plain, routed, _, _ = interleaved(model, ids, new, routes)
+        print(f"| {label} alone | {plain:.3f} | {routed:.3f} | {routed / plain:.2f}x |")
 
 
 def _profile(model, ids, new: int) -> None:
@@ -100,6 +148,7 @@ def _profile(model, ids, new: int) -> None:
                 cp.disable()
             torch.cuda.synchronize()
             pstats.Stats(cp).sort_stats("tottime").print_stats(16)
+            pstats.Stats(cp).sort_stats("cumulative").print_stats("redgen|generated", 30)
         events = [e for e in prof.key_averages() if e.device_time_total > 0]
         total = sum(e.self_device_time_total for e in events)
         print(f"--- {label}: GPU time of one generate {total / 1e3:.1f} ms, top kernels")

@@ -30,6 +30,9 @@ class AttentionCtx:
     cores: int  # ascend: cube-core budget (unused by cuda)
     scores_line: int  # provenance (# spec:LINE) of the scores' contraction
     softmax_line: int  # ...and of the online softmax over the keys
+    # the module globals a replayed call's signature holds (cuda's replay; the empirical check forces
+    # SPLIT_BELOW)
+    replay_knobs: str = "(_INTERPRET, SPLIT_BELOW)"
 
 
 def context(plan: AttentionPlan, certificate) -> AttentionCtx:

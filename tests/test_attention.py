@@ -224,6 +224,29 @@ def test_mode_routes_sdpa_as_transformers_calls_it(attn):
                     torch.float32)
 
 
+@pytest.mark.parametrize("route", ["_flash", "_cudnn"])
+def test_gpu_adapters_return_torchs_outputs_and_share_the_unused_ones(attn, route):
+    """The CUDA backends' adapters (called here on CPU tensors, as the mode calls them): the
+    output and logsumexp as the op's schema places them; the outputs SDPA discards (empty
+    cumulative lengths, the RNG's seed and offset, the debug mask) are one tensor per place,
+    shared by every call and never two places of one call."""
+    from redgen.runtime import attention_routes
+
+    q, k, v = _bhld()
+    fns = {"attention": attn.attention}
+    a = {"query": q, "key": k, "value": v, "dropout_p": 0.0, "is_causal": True, "return_debug_mask": False,
+         "scale": None, "attn_bias": None, "compute_log_sumexp": False}
+    first, second = (getattr(attention_routes, route)(fns, a) for _ in range(2))
+    o, lse = attn.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), return_lse=True)
+    assert torch.equal(first[0], o.transpose(1, 2)) and torch.equal(second[0], first[0])
+    assert torch.equal(first[1].reshape(lse.transpose(1, 2).shape), lse.transpose(1, 2))
+    unused = [i for i, t in enumerate(first) if isinstance(t, torch.Tensor) and i > 1]
+    assert len(unused) == 5
+    assert all(first[i] is second[i] for i in unused)
+    assert len({first[i].data_ptr() if first[i].numel() else id(first[i]) for i in unused}) == 5
+    assert first[4:6] == (q.shape[2], k.shape[2])
+
+
 @pytest.mark.parametrize("kwargs, reason", [
     ({"attn_mask": "padding"}, "neither causal nor all-visible"),
     ({"head_dim": 8}, "head dim 8"),

@@ -5,9 +5,12 @@
   into every thread). Sound only if every tree gives the same bits: the combine must select
   one of its operands exactly and be commutative and associative over the states a kernel
   forms (distinct indices).
-- Commutative combiners (combiners.Combiner.commutative: sum): the pairwise tree in two forms,
-  each level a two-element tl.reduce (PAIRS) or a tl.split; the same pairs, so the same bits
-  if and only if combine(a, b) and combine(b, a) agree bit for bit.
+- Commutative combiners (combiners.Combiner.commutative: sum, max, min): the pairwise tree in
+  two forms, each level a two-element tl.reduce (PAIRS) or a tl.split; the same pairs, so the
+  same bits if and only if combine(a, b) and combine(b, a) agree bit for bit. For sum that is
+  IEEE addition (checked here); for max/min it is the GPU instruction's (max.NaN.f32 /
+  min.NaN.f32: checked here to be what the trees compile to, measured on the GPU in
+  docs/gpu_2026_11_25/README.md run 5 and docs/gpu_2026_11_26/README.md run 1).
 
 Both properties are checked over the special values with the body the templates print; then
 the two tree forms are run side by side, and what is emitted and certified is checked per target.
@@ -18,6 +21,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import itertools
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -168,9 +175,48 @@ def _commutes(c) -> bool:
 
 
 def test_commutative_combiners_commute_bit_for_bit():
-    marked = [c for c in combiners.COMBINERS.values() if c.commutative]
-    assert [c.name for c in marked] == ["sum"]
-    assert all(_commutes(c) for c in marked)
+    marked = [c.name for c in combiners.COMBINERS.values() if c.commutative]
+    assert marked == ["sum", "max", "min"]
+    assert _commutes(combiners.get("sum"))  # IEEE addition, on this CPU as on a GPU
+
+
+# Compiles the pair form of a generated max/min tree for an H100 (no GPU needed: Triton lowers to
+# PTX with its own LLVM) and counts the float max/min instructions by form.
+_PTX = """
+import importlib, json, re, sys
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+mod = importlib.import_module(sys.argv[1])
+tree = getattr(mod, sys.argv[2])
+
+@triton.jit
+def k(x_ptr, y_ptr, ROWS: tl.constexpr, LANES: tl.constexpr, LOG2_LANES: tl.constexpr):
+    r = tl.arange(0, ROWS)
+    v = tl.load(x_ptr + r[:, None] * LANES + tl.arange(0, LANES)[None, :])
+    tl.store(y_ptr + r, tree(v, ROWS, LANES, LOG2_LANES, True))
+
+src = ASTSource(fn=k, signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "ROWS": "constexpr", "LANES": "constexpr",
+                                 "LOG2_LANES": "constexpr"}, constexprs={(2,): 2, (3,): 256, (4,): 8})
+ptx = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=dict(num_warps=4)).asm["ptx"]
+print(json.dumps(sorted(set(re.findall(r"\\b(?:max|min)\\.[a-zA-Z0-9.]*f32\\b", ptx)))))
+"""
+
+
+@pytest.mark.parametrize(("module", "tree", "form"), [("generated.cuda.amax", "_tree_max", "max.NaN.f32"),
+                                                      ("generated.cuda.amin", "_tree_min", "min.NaN.f32")])
+def test_max_min_pair_trees_compile_to_the_nan_propagating_instruction(module, tree, form, tmp_path):
+    """max.NaN.f32 / min.NaN.f32 give one result for either operand order (a canonical NaN when
+    either is NaN; +0 from max and -0 from min for zeros of either sign): the PTX ISA's
+    semantics, which the GPU runs cited above measured bit for bit. No other form may appear."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}  # triton.jit, not the interpreter
+    script = tmp_path / "ptx.py"  # a file: triton.jit reads its kernel's source
+    script.write_text(_PTX)
+    out = subprocess.run([sys.executable, str(script), module, tree], capture_output=True, text=True, env=env,
+                         timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [form]
 
 
 def test_a_combine_that_does_not_commute_fails_the_check():
@@ -190,11 +236,12 @@ def _both_forms(x_ptr, pairs_ptr, split_ptr, tree: tl.constexpr, rows: tl.conste
 
 # inf + -inf in a row of special values: NaN on purpose
 @pytest.mark.filterwarnings("ignore:invalid value encountered in add:RuntimeWarning")
-def test_the_two_tree_forms_give_the_same_bits():
-    """The generated `_tree_sum`, PAIRS True and False, on rows of special values and of
-    magnitudes that round differently (under the interpreter: the operations, not a GPU's
-    timing; the GPU comparison is docs/gpu_2026_11_23/pair_trees.md)."""
-    mod = importlib.import_module("generated.cuda.sum")
+@pytest.mark.parametrize(("module", "tree"), [("sum", "_tree_sum"), ("amax", "_tree_max"), ("amin", "_tree_min")])
+def test_the_two_tree_forms_give_the_same_bits(module, tree):
+    """The generated trees, PAIRS True and False, on rows of special values and of magnitudes
+    that round differently (under the interpreter: the operations, not a GPU's timing; the GPU
+    comparisons are docs/gpu_2026_11_23/pair_trees.md and docs/gpu_2026_11_26/README.md)."""
+    mod = importlib.import_module(f"generated.cuda.{module}")
     g = torch.Generator().manual_seed(0)
     rows, lanes = 8, 256
     x = torch.randn(rows, lanes, generator=g) * torch.logspace(-20, 20, lanes)
@@ -204,7 +251,7 @@ def test_the_two_tree_forms_give_the_same_bits():
     x[2, ::2] = -0.0
     x[3, 7] = float("nan")
     pairs, split = torch.empty(rows), torch.empty(rows)
-    _both_forms[(1,)](x, pairs, split, mod._tree_sum, rows=rows, lanes=lanes, log2_lanes=8)
+    _both_forms[(1,)](x, pairs, split, getattr(mod, tree), rows=rows, lanes=lanes, log2_lanes=8)
     assert torch.equal(pairs.view(torch.int32), split.view(torch.int32))
 
 
@@ -218,10 +265,14 @@ def test_the_pair_forms_are_emitted_and_certified_on_cuda_only():
     assert any("pairwise lane tree of sum" in n for n in sum_cuda.certificate.not_order_shaping)
     softmax = build_spec(ROOT / "specs" / "softmax.red", "cuda", empirical=False)
     assert "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES, PAIRS)" in softmax.source
-    assert any("pairwise lane tree of sum" in n for n in softmax.certificate.not_order_shaping)
+    assert "m = _tree_max(v0, ROWS, LANES, LOG2_LANES, PAIRS)" in softmax.source
+    assert any("pairwise lane tree of max, sum" in n for n in softmax.certificate.not_order_shaping)
     amax = build_spec(ROOT / "specs" / "amax.red", "cuda", empirical=False)
-    assert not any("pairwise lane tree" in n for n in amax.certificate.not_order_shaping)
-    for name in ("sum", "softmax"):
+    assert "v0 = tl.reduce(tl.reshape(v0, [ROWS, LANES >> (i + 1), 2]), 2, _max)" in amax.source
+    assert any("pairwise lane tree of max" in n for n in amax.certificate.not_order_shaping)
+    argmax = build_spec(ROOT / "specs" / "argmax.red", "cuda", empirical=False)
+    assert not any("pairwise lane tree" in n for n in argmax.certificate.not_order_shaping)
+    for name in ("sum", "softmax", "amax"):
         ascend = build_spec(ROOT / "specs" / f"{name}.red", "ascend", empirical=False)
         assert "PAIRS" not in ascend.source
         assert not any("pairwise lane tree of" in n for n in ascend.certificate.not_order_shaping)

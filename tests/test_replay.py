@@ -68,6 +68,9 @@ CALLS = {
     "addmm": (lambda s: (_x(9, 20, seed=s), _x(20, 12, seed=s + 1), _x(12, seed=s + 2)), {}),
     "linear": (lambda s: (_x(9, 20, seed=s), _x(12, 20, seed=s + 1), _x(12, seed=s + 2)), {}),
     "bmm": (lambda s: (_x(2, 9, 20, seed=s), _x(2, 20, 12, seed=s + 1)), {}),
+    # two sequences, 4 query heads over 2 KV heads of 16, 300 keys: two chunks, the split path
+    "attention": (lambda s: (_x(2, 5, 4, 16, seed=s), _x(2, 300, 2, 16, seed=s + 1), _x(2, 300, 2, 16, seed=s + 2)),
+                  {"causal": True, "return_lse": True}),
 }
 
 
@@ -115,6 +118,37 @@ def _no_plan(mod, fn, *args, **kw):
     out = fn(*args, **kw)
     assert mod._PLANS == {}
     return out
+
+
+@pytest.mark.parametrize("split", [True, False], ids=["split", "fused"])
+def test_attention_replays_its_workspaces_and_an_unreturned_logsumexp(split, monkeypatch):
+    """A decode step's call (the key length is in the signature: each length records once, and
+    a model's layers replay it): the split path's partials and, without return_lse, the
+    logsumexp the kernels write are workspaces the replay allocates anew."""
+    mod = _mod("attention")
+    monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS["split" if split else "fused"])
+    mod._PLANS.clear()
+    make, _ = CALLS["attention"]
+    mod.attention(*make(0), causal=False)
+    (plan,) = mod._PLANS.values()
+    assert len(plan[5]) == (2 if split else 1) and len(plan[4]) == (4 if split else 1)
+    args = make(3)
+    got = mod.attention(*args, causal=False)
+    mod._PLANS.clear()
+    monkeypatch.setattr(mod, "_record", lambda key, run, a: run(*a))
+    assert _same(got, mod.attention(*args, causal=False))
+
+
+def test_attention_with_lengths_read_from_the_device_is_not_recorded():
+    """varlen without max_seqlen_*: the grid comes from cu_seqlens' values, which no signature
+    holds. Given the maxima, a varlen call records like a dense one."""
+    mod = _mod("attention")
+    q, k, v = _x(7, 4, 16), _x(40, 2, 16, seed=1), _x(40, 2, 16, seed=2)
+    cu_q, cu_k = torch.tensor([0, 3, 7], dtype=torch.int32), torch.tensor([0, 10, 40], dtype=torch.int32)
+    out = _no_plan(mod, mod.attention, q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+    mod._PLANS.clear()
+    again = mod.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, max_seqlen_q=4, max_seqlen_k=30)
+    assert len(mod._PLANS) == 1 and torch.equal(out, again)
 
 
 def test_calls_that_cannot_be_replayed_exactly_are_not_recorded():

@@ -77,3 +77,8 @@ class Route:
     call: Callable[[Fns, Args], Any]  # the adapter
     params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # keywords each op must accept
     optional: tuple[str, ...] = ()    # generated ops the adapter uses when they exist
+    # The adapter decides from the call's signature alone (shapes, strides, dtypes, devices, the
+    # other arguments' values), never from a tensor's contents: a repeated signature may replay
+    # the plan its launcher ran (runtime/route_replay.py). False for attention, whose adapter
+    # reads an attn_mask's values to recognise a causal one.
+    signature_only: bool = True

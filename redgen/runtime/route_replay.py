@@ -1,0 +1,105 @@
+"""Routed aten calls replayed by their signature: the adapter is skipped where it adds nothing.
+
+A routed call runs its adapter (runtime/aten.py, matmul_routes.py), which checks the call and
+calls a generated launcher; the launcher replays the plan it recorded for its own signature
+(templates/cuda/replay.py.j2: kernels, grids, arguments, outputs, workspaces). When the
+adapter's decisions depend on the call's signature alone (`Route.signature_only`: shapes,
+strides, dtypes, devices and the other arguments' values, never a tensor's contents), and it
+hands the call's own tensors to one launcher and returns that launcher's result unchanged,
+then for a repeated aten signature the adapter, the launcher's own checks and its key are the
+same work every time. So the first call of an aten signature is probed: the launcher reports
+the plan it ran (its `_PROBE`), and later calls of that signature replay that plan with their
+own tensors. The kernels, grids and arguments are the launcher's, so are the bits; a module
+knob set between calls (a forced path, a sweep) is checked on every replay and re-probes.
+
+A tensor the adapter made (a copy, a view, a tensor of ones for a missing weight), a second
+launcher call, an `.out` overload's copy into its out tensor, or a launcher call that was not
+replayable: nothing is recorded, and the call keeps the adapter's path.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+_PLAIN = frozenset((int, float, bool, str, type(None), torch.dtype))
+MISS = object()  # replay(): no plan for this signature
+_LIMIT = 1024  # a bound, not an LRU: the signatures of a serving loop repeat
+
+
+def _sig(a: Any) -> Any:
+    if isinstance(a, torch.Tensor):
+        return (a.__class__, a.shape, a.stride(), a.dtype, a.device, a.requires_grad, a.data_ptr() % 16 == 0)
+    if a.__class__ in _PLAIN:
+        return (a.__class__, a)  # the type too: 1, 1.0 and True hash alike
+    if a.__class__ in (list, tuple):
+        return (a.__class__, *map(_sig, a))
+    raise TypeError(a.__class__.__name__)
+
+
+def _same_result(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    return (a.__class__ is tuple and b.__class__ is tuple and len(a) == len(b)
+            and all(x is y for x, y in zip(a, b, strict=True)))
+
+
+class RouteReplay:
+    """One route's recorded signatures: aten signature -> (module, plan, tensor places, knobs)."""
+
+    def __init__(self, fns: dict[str, Callable[..., Any]]):
+        mods = {id(m): m for m in (sys.modules.get(f.__module__) for f in fns.values())
+                if m is not None and hasattr(m, "_PROBE")}
+        self.mods = tuple(mods.values())  # the generated modules with a replay (cuda)
+        self.plans: dict[tuple, tuple] = {}
+        self.device = torch._C._cuda_getDevice if torch.cuda.is_available() else (lambda: -1)
+
+    def key(self, args: tuple, kwargs: dict) -> tuple | None:
+        """The call's signature (None: an argument with none, such as a fake tensor)."""
+        if not self.mods:
+            return None
+        try:
+            return (self.device(), *map(_sig, args), *((k, _sig(v)) for k, v in kwargs.items()))
+        except Exception:  # noqa: BLE001 - no signature: the adapter's path
+            return None
+
+    def replay(self, key: tuple, args: tuple) -> Any:
+        """The recorded plan run on this call's tensors, or MISS where there is none (or a knob changed)."""
+        hit = self.plans.get(key)
+        if hit is None:
+            return MISS
+        mod, plan, places, knobs = hit
+        if mod._knobs() != knobs:
+            self.plans.pop(key, None)
+            return MISS
+        return mod._replay(plan, [args[j] if j >= 0 else None for j in places])
+
+    def probe(self, key: tuple, args: tuple, call: Callable[[], Any]) -> Any:
+        """call() (the adapter), recording its launcher's plan for this signature where it may be."""
+        for m in self.mods:
+            m._PROBE = []
+        try:
+            out = call()
+        finally:
+            seen = [(m, e) for m in self.mods for e in (m._PROBE or ())]
+            for m in self.mods:
+                m._PROBE = None
+        if len(seen) != 1 or not _same_result(seen[0][1][2], out):
+            return out
+        mod, (plan, gargs, _, knobs) = seen[0]
+        places = []
+        for g in gargs:
+            if isinstance(g, torch.Tensor):
+                j = next((j for j, a in enumerate(args) if a is g), -1)
+                if j < 0:
+                    return out  # a tensor the adapter made: its launcher's plan is not the call's
+                places.append(j)
+            else:
+                places.append(-1)
+        if len(self.plans) >= _LIMIT:
+            self.plans.clear()
+        self.plans[key] = (mod, plan, tuple(places), knobs)
+        return out
