@@ -7,7 +7,7 @@ out  y[M, K]    : like x
 acc  f32
 reduce N: s = sum(where(x != x, 0, x))
 y = s
-tile   N = 256, K = 16
+tile   N = 256, K = 32           # K: columns a cols program takes (H200 sweep, docs/gpu_2026_11_26/README.md)
 split  N fixed_size 4096
 warps  4
 cores  40

@@ -13,7 +13,7 @@ mu = s / N
 d = x - mu
 reduce N: ss = sum(d * d)
 y = ss / max(N - correction, 0)
-tile   N = 256, K = 16
+tile   N = 256, K = 32           # K: columns a cols program takes (H200 sweep, docs/gpu_2026_11_26/README.md)
 split  N fixed_size 4096
 warps  4
 cores  40
