@@ -89,6 +89,12 @@ class Combiner:
     # of lanes may meet with either operand first: cuda's pairwise tree may then run each
     # level as a two-element tl.reduce (pair_tree), the same pairs in warp shuffles.
     commutative: bool = False
+    # The same combine written with fewer special-function instructions (`_<name>_lean`), for
+    # a kernel whose time goes to them: () none. It computes `body`'s function bit for bit over
+    # the states a kernel forms (`lean_rule` says why, in the certificate's words). cuda's row
+    # kernel takes it for 16-bit inputs on grids that are not short (plan.Plan.row_lean).
+    lean_body: tuple[str, ...] = ()
+    lean_rule: str = ""
 
     @property
     def arity(self) -> int:
@@ -210,6 +216,23 @@ SOFTMAX_STATS = Combiner(
     # against 120 f32, 48 against 106 bf16) and lost at 8192 (187 against 168 f32, 155 against
     # 112 bf16; docs/gpu_2026_11_23/row_kernel.md).
     row_max=4096,
+    # One exp a combine instead of two: the side holding the new max is rescaled by exp(0).
+    # In the row kernel on 16-bit inputs at 4096 and 16384 rows of 4096 on an H200: softmax
+    # 35 -> 27 and 129 -> 94 us, log_softmax 36 -> 25 and 134 -> 88 (bits equal at 66 points);
+    # not on short grids, where it lost (log_softmax f32 1 x 4096: 2.75 -> 3.66 us), nor in the
+    # chunk walks (logsumexp bf16 16384 x 4096: 54 -> 64 us; docs/gpu_2026_11_26/README.md).
+    lean_body=("m = tl.maximum(a0, b0, propagate_nan=tl.PropagateNan.ALL)",
+               "lo = tl.minimum(a0, b0, propagate_nan=tl.PropagateNan.ALL)",
+               "e = tl.where(lo == float(\"-inf\"), 0.0, _rg_exp(lo - m))",
+               "up = b0 > a0",
+               "s = tl.where(up, a1, b1) * e + tl.where(up, b1, a1)",
+               "return m, tl.where(m == float(\"inf\"), m - m, s)"),
+    lean_rule=("the same combine written with one exp: the side holding the max m is rescaled by "
+               "exp(m - m) = exp(0) = 1 exactly (every exp of the module is one function, and that of 0 is "
+               "1), so only the other side's exp(lo - m), lo = min(m1, m2), is computed; s * 1 = s and a "
+               "sum's two operands commute, so the product and the sum are the body's; a -inf side adds "
+               "exactly 0 in both (the first operand is an accumulator, whose -inf max holds a +0 sum); a "
+               "+inf max gives NaN in both (exp(inf - inf) there, m - m here); a NaN propagates through lo"),
 )
 
 COMBINERS: dict[str, Combiner] = {c.name: c for c in (

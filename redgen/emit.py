@@ -117,6 +117,7 @@ class ReductionCtx:
     full_lifts: dict[str, str]
     tree_args: dict[str, str]
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
+    lean: bool = False  # the row kernel may combine with `_<combiner>_lean` (plan.Plan.row_lean)
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class CombinerCtx:
     rows_out: str  # what the cuda tree returns: each component reshaped to [ROWS]
     tree: tuple[str, ...] = ()  # the combiner's own lane-tree body (combiners.Combiner.tree); () the pairwise one
     tree_doc: tuple[str, ...] = ()  # the comment above a `tree` body
+    lean_body: tuple[str, ...] = ()  # `_<name>_lean`, where a row kernel of the plan takes it; () none
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,8 @@ class ModuleCtx:
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
     # public launcher calls _run directly.
     replay_knobs: str = ""
+    # cuda's row kernel may take its combiners' lean forms (plan.Plan.row_lean): a LEAN constexpr.
+    row_lean: bool = False
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}  # a per-row value across the lanes
@@ -440,7 +444,8 @@ def _output(op: ir.Op, o: ir.Output, shapes: list[str], names: Names) -> OutputC
 _WORKSPACE = {"f32": "ws", "index": "iws"}
 
 
-def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Target) -> list[ReductionCtx]:
+def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Target,
+                lean: tuple[str, ...] = ()) -> list[ReductionCtx]:
     """Every reduction's state, named and placed (workspace rows per stage, totals rows),
     stage by stage; each element lifted into a state as its combiner's record says. An
     index component takes the target's index type and identity (targets.Target.index_*)."""
@@ -475,7 +480,7 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                 tree[sh] = ", ".join(st.acc if sh == "rows" else f"tl.trans({st.acc})" for st in state)
             out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
-                                    lifts, full_lifts, tree, r.loc.line))
+                                    lifts, full_lifts, tree, r.loc.line, r.combiner in lean))
     return out
 
 
@@ -504,6 +509,7 @@ def _combiner(c: combiners.Combiner, plan: Plan) -> CombinerCtx:
         name=c.name, params=", ".join([f"a{j}" for j in k] + [f"b{j}" for j in k]), doc=c.doc, body=c.body,
         values=", ".join(f"v{j}" for j in k), splits=tuple((f"a{j}", f"b{j}", f"v{j}") for j in k),
         rows_out=", ".join(f"tl.reshape(v{j}, [ROWS])" for j in k), tree=tree, tree_doc=doc,
+        lean_body=c.lean_body if c.name in plan.row_lean else (),
     )
 
 
@@ -511,7 +517,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
-    reductions = _reductions(op, shapes, names, targets.get(plan.target))
+    reductions = _reductions(op, shapes, names, targets.get(plan.target), plan.row_lean)
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)
@@ -590,7 +596,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         ndim=len(op.inputs[0].axes), nest=bool(op.reduce_axes) and plan.target == "cuda",
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
         replay_knobs=_replay_knobs(plan, bool(row_extra)),
-        row_inputs=row_inputs, row_extra=row_extra,
+        row_inputs=row_inputs, row_extra=row_extra, row_lean=bool(plan.row_lean),
     )
 
 
@@ -604,6 +610,7 @@ def _replay_knobs(plan: Plan, row_extra: bool) -> str:
     knobs += ["COLS_UNROLL"] if plan.cols_unroll else []
     knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS"] if plan.row_tiles else []
     knobs += ["ROW_MAP_ELEMS"] if row_extra else []  # the row kernel's other inputs (row_extra)
+    knobs += ["ROW_LEAN_ITEMSIZE"] if plan.row_lean else []  # its combiners' lean forms
     return "(" + ", ".join(knobs) + ")"
 
 

@@ -152,6 +152,10 @@ class Plan:
     # H100 argmax f32 512 x 151936 took 248 us that way against 178 masked, while the other
     # stages gained up to 1.3x (docs/gpu_2026_11_23/exp_ftz.md).
     unmasked_stages: tuple[int, ...] = ()
+    # cuda: the combiners whose row-kernel combine may take their lean form (combiners.Combiner.
+    # lean_body: the same function bit for bit), which the launcher picks per call (16-bit
+    # inputs on grids that are not short: ROW_LEAN_ITEMSIZE, ROW_FEW_PROGRAMS).
+    row_lean: tuple[str, ...] = ()
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -220,6 +224,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
             combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),
+        row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",

@@ -59,6 +59,11 @@ class Target:
     # path, which holds rows on chip where they fit, is compared against them) and UNROLL = 1
     # (the forced walks load one tile at a time, the natural one UNROLL tiles together).
     empirical_off: tuple[tuple[str, int], ...] = ()
+    # Kernel forms the empirical check also runs, each compared bit for bit with the natural call
+    # at every reduce length (first dtype, K == 1): (name, ((knob, value), ...)), set where a
+    # module has every knob. cuda's "lean": the row kernel's lean combines (plan.Plan.row_lean)
+    # forced on for every dtype and grid.
+    empirical_forms: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     # The grids recorded by the empirical check (ascend: the forced CORES values); () none.
     empirical_grids: tuple[int, ...] = ()
     # The environment variable a launcher of `cores auto` reads where no device can be asked
@@ -106,6 +111,7 @@ CUDA = Target(
     default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
     empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
     empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1)),
+    empirical_forms=(("lean", (("ROW_LEAN_ITEMSIZE", 8), ("ROW_FEW_PROGRAMS", -1))),),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
     index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",
 )

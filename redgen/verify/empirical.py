@@ -79,6 +79,8 @@ def case(plan: Plan) -> dict:
     out["knob"], out["paths"] = t.empirical_knob, dict(t.empirical_paths)
     if t.empirical_off:
         out["off"] = dict(t.empirical_off)
+    if t.empirical_forms:
+        out["forms"] = {name: dict(knobs) for name, knobs in t.empirical_forms}
     if t.cores_env:
         out["cores_env"] = [t.cores_env, t.default_cores]
     if t.empirical_grids:

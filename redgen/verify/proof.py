@@ -276,6 +276,10 @@ def prove(plan: Plan) -> Certificate:
                f"the same sequence, on values loaded up front; a tile wholly inside the row and its chunk "
                f"combines its elements unmasked (the mask holds there for every row that is stored); the "
                f"empirical check's forced paths run with it off and are compared with it",) if plan.row_tiles else ()),
+            *(f"the row kernel's combine of {c} in its lean form (_{c}_lean: LEAN, where the input's "
+               f"elements take at most ROW_LEAN_ITEMSIZE bytes and the grid holds more than ROW_FEW_PROGRAMS "
+               f"programs): {combiners.get(c).lean_rule}; the empirical check compares the lean form with the "
+               f"plain one at every reduce length it runs" for c in plan.row_lean),
             *((f"the form of the pairwise lane tree of {', '.join(pairs)} (PAIRS: each level a two-element "
                f"tl.reduce, or a tl.split gathered into every thread): the same pairs, and the combine is "
                f"commutative bit for bit; the kernels take the tl.reduce form except a rows kernel's fused walk "

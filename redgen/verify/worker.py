@@ -56,6 +56,9 @@ class _Runner:
         self.default = getattr(module, self.knob)
         # Knobs a forced path sets (the row kernel off, one tile at a time): knob -> (forced, own).
         self.off = {k: (v, getattr(module, k)) for k, v in spec.get("off", {}).items() if hasattr(module, k)}
+        # Kernel forms (Target.empirical_forms) this module has every knob of: name -> {knob: value}.
+        self.forms = {name: knobs for name, knobs in spec.get("forms", {}).items()
+                      if all(hasattr(module, k) for k in knobs)}
         # A forced value equal to the module's own (ascend: grid40 when CORES = 40) is the
         # natural call itself, the same launch on the same data: it runs once, as natural.
         self.same = tuple(p for p in self.paths if p != "natural" and not p.startswith("wide-")
@@ -68,6 +71,15 @@ class _Runner:
         self.device = os.environ.get("REDGEN_EMPIRICAL_DEVICE", "cpu")
 
     def __call__(self, xs, path="natural"):
+        if path in self.forms:
+            own = {k: getattr(self.module, k) for k in self.forms[path]}
+            for k, v in self.forms[path].items():
+                setattr(self.module, k, v)
+            try:
+                return self(xs)
+            finally:
+                for k, v in own.items():
+                    setattr(self.module, k, v)
         forced = self.paths[path]
         setattr(self.module, self.knob, self.default if forced is None else forced)
         for k, (value, _) in self.off.items() if forced is not None else ():
@@ -173,6 +185,10 @@ def check(run: _Runner, spec: dict, op) -> tuple[str | None, int]:
                     return f"{bad} {where}", compared
                 if first and n == main and k == 1 and not _same(full, run(case.xs)):
                     return f"run-to-run: two calls on the same input differ {where}", compared
+                for form in run.forms if first and k == 1 else ():
+                    compared += 1
+                    if not _same(full, run(case.xs, form)):
+                        return f"the {form} form and the natural call differ {where}", compared
                 if n not in (main, prime) or (not first and n != main):
                     continue
                 if spec["before"]:
@@ -291,7 +307,7 @@ def main() -> None:
     dtypes = [d for d in ("f32", "bf16", "f16") if d in spec["inputs"][0]["dtypes"]]
     result = {
         "status": "passed", "where": _where(run.device), "batch_sizes": spec["batch_sizes"],
-        "after_sizes": spec["after_sizes"], "positions": spec["positions"], "paths": list(run.paths),
+        "after_sizes": spec["after_sizes"], "positions": spec["positions"], "paths": [*run.paths, *run.forms],
         "N": spec["N"], "dtypes": dtypes, "calls": run.calls, "seed": spec["seed"],
         "reference": ("every output vs redgen.reference (float64 evaluation of the typed IR) at "
                       + ", ".join(f"{d} {TOLERANCE[_DT[d]]:g}" for d in dtypes) + f"; {compared} comparisons"),
