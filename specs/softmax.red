@@ -11,7 +11,7 @@ out  y[M, N, K] : like x
 acc  f32
 reduce N: (m, s) = softmax_stats(x)
 y = exp(x - m) / s
-tile   N = 256, K = 32           # K: columns a cols program takes (H100 sweep, docs/gpu_2026_11_25/README.md)
+tile   N = 512, K = 32           # N: lanes (H200 sweep, docs/gpu_2026_11_26/README.md); K: columns a cols program takes (H100, docs/gpu_2026_11_25/README.md)
 split  N fixed_size 4096
 warps  4
 cores  40
