@@ -152,7 +152,6 @@ def _on_fallback(aten: str, reason: str) -> None:
 
 
 def _make_kernel(route: Route, op: Any, fns: Fns, original: Any, replays: RouteReplay | None) -> Callable[..., Any]:
-
     def kernel(keyset: Any, *args: Any, **kwargs: Any) -> Any:
         if getattr(_TLS, "in_fallback", False):
             # Called from inside torch's own kernel (CPU mean calls sum.out, say):
