@@ -324,6 +324,10 @@ class _Checker:
         self.warps = v.value
         self.locs["warps"] = self.loc(st.pos)
 
+    def st_ShortStmt(self, st: S.ShortStmt):
+        self.fail(err.BadShort, "'short' is for reductions over one axis; attention's order over its keys is "
+                  "fixed by its split", st.pos)
+
     def st_CoresStmt(self, st: S.CoresStmt):
         self.once(st, "cores")
         v = self.sched(st.value)

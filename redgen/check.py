@@ -41,6 +41,7 @@ class _Checker:
         self.cores: int | None = None
         self.warps: int | None = None
         self.innermost: str | None = None
+        self.short: ir.Short | None = None
         self.locs: dict[str, Loc] = {}
         self.seen: set[type] = set()
         self.size_reads: list[tuple[str, S.Pos]] = []  # axis sizes read by element-wise expressions
@@ -488,6 +489,32 @@ class _Checker:
         self.warps = n
         self.locs["warps"] = self.loc(st.pos)
 
+    def st_ShortStmt(self, st: S.ShortStmt):
+        self.once(st, "short")
+        if not self.reductions:
+            self.fail(err.BadShort, "'short' must come after the 'reduce' statement that names the reduce axis",
+                      st.pos)
+        axis = self.reductions[0].axis
+        if st.axis.text != axis:
+            self.fail(err.BadShort, f"'short' bounds the reduce length: '{st.axis.text}' is not the reduce axis "
+                      f"'{axis}'", st.axis.pos)
+        if self.reduce_axes:
+            self.fail(err.BadShort, f"'short' is for one reduce axis; '{axis}' merges "
+                      f"{', '.join(self.reduce_axes)}", st.pos)
+        if st.cmp.text != "<=":
+            self.fail(err.BadShort, f"'short' takes '{axis} <= bound', not '{st.cmp.text}'", st.cmp.pos)
+        bound = self.const_int(st.bound, "the short bound", err.BadShort)
+        if bound < 1:
+            self.fail(err.BadShort, f"the short bound must be a positive integer, got {bound}", st.bound.pos)
+        name = st.op.text
+        why = op_name_problem(name)
+        if why:
+            self.fail(err.BadShort, f"op name '{name}' {why}", st.op.pos)
+        if name == self.spec.name.text:
+            self.fail(err.BadShort, f"'short' names this op itself ('{name}'): name the op that computes the "
+                      f"short rows", st.op.pos)
+        self.short = ir.Short(axis, bound, name, self.loc(st.pos))
+
     # -- whole-op checks -----------------------------------------------------------
     def finish(self) -> ir.Op:
         name_pos = self.spec.name.pos
@@ -565,7 +592,7 @@ class _Checker:
         schedule = ir.Schedule(
             tiles=tuple(sorted(self.tiles.items())),
             split=self.split, cores=self.cores, warps=self.warps, innermost=self.innermost,
-            locs=tuple(sorted(self.locs.items())),
+            locs=tuple(sorted(self.locs.items())), short=self.short,
         )
         return ir.Op(
             name=self.spec.name.text, path=self.spec.path, source=self.spec.source,

@@ -57,6 +57,9 @@ class _ContractionChecker(_Checker):
     def axes(self) -> tuple[str, ...]:
         return tuple(self._axes)
 
+    def st_ShortStmt(self, st: S.ShortStmt):  # noqa: N802 - dispatched by statement class name
+        self.fail(err.BadShort, "'short' is for reductions; a contraction's order is its split of K", st.pos)
+
     def st_InputDecl(self, st: S.InputDecl):  # noqa: N802 - dispatched by statement class name
         seen: set[str] = set()
         if st.name.text in {a.text for a in st.axes}:

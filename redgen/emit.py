@@ -263,6 +263,11 @@ class ModuleCtx:
     replay_knobs: str = ""
     # cuda's row kernel may take its combiners' lean forms (plan.Plan.row_lean): a LEAN constexpr.
     row_lean: bool = False
+    # `short N <= bound : op`: reduce lengths up to short_max go to op's module (redgen/short.py),
+    # called with the public launcher's own arguments (short_call).
+    short_op: str = ""
+    short_max: int = 0
+    short_call: str = ""
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}  # a per-row value across the lanes
@@ -597,7 +602,24 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
         replay_knobs=_replay_knobs(plan, bool(row_extra)),
         row_inputs=row_inputs, row_extra=row_extra, row_lean=bool(plan.row_lean),
+        **_short(op, signature),
     )
+
+
+def _short(op: ir.Op, signature: str) -> dict:
+    """The ModuleCtx fields of a `short` statement: the other op, the bound, and the call that
+    hands it this launcher's arguments (positional ones by position, keyword-only by name)."""
+    short = op.schedule.short
+    if short is None:
+        return {}
+    args, keyword_only = [], False
+    for item in signature.split(", "):
+        name = item.split("=")[0]
+        if name == "*":
+            keyword_only = True
+        else:
+            args.append(f"{name}={name}" if keyword_only else name)
+    return {"short_op": short.op, "short_max": short.bound, "short_call": ", ".join(args)}
 
 
 def _replay_knobs(plan: Plan, row_extra: bool) -> str:

@@ -184,6 +184,13 @@ class BadGather(RedgenError):
     code = "E119"
 
 
+class BadShort(RedgenError):
+    """A `short N <= bound : op` statement: not the reduce axis, a bound that is not a positive
+    constant, an op spec that is missing, or one whose signature differs from this spec's."""
+
+    code = "E120"
+
+
 class NotOnTarget(RedgenError):
     """A function or dtype the target's compiler cannot lower (checked at build time)."""
 

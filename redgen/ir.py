@@ -152,6 +152,18 @@ class Split:
 
 
 @dataclass(frozen=True)
+class Short:
+    """`short N <= bound : op`: rows of at most `bound` elements are computed by `op` (a spec
+    beside this one with the same signature), under that op's own certificate."""
+
+    axis: str
+    bound: int
+    op: str
+    loc: Loc
+    digest: str = ""  # sha256 of that op's spec (short.resolve): the certificate names the spec it relies on
+
+
+@dataclass(frozen=True)
 class Schedule:
     """What the spec asks of the schedule; plan.py turns it into a Plan."""
 
@@ -161,6 +173,7 @@ class Schedule:
     warps: int | None
     innermost: str | None
     locs: tuple[tuple[str, Loc], ...] = field(default=())
+    short: Short | None = None
 
     def tile(self, axis: str, default: int) -> SExpr:
         from redgen.sym import const

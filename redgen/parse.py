@@ -162,6 +162,9 @@ class _ToSyntax(Transformer):
     def warps_stmt(self, meta, c):
         return S.WarpsStmt(c[0], self._p(meta))
 
+    def short_stmt(self, meta, c):
+        return S.ShortStmt(_tok(c[0]), _tok(c[1]), c[2], _tok(c[3]), self._p(meta))
+
     # --- attention (redgen/attention.py) ---
     def mask_stmt(self, meta, c):
         return S.MaskStmt(_tok(c[0]), self._p(meta))

@@ -53,6 +53,13 @@ class Built:
 
 
 def check_spec(path: str | Path) -> ir.Op:
+    """The checked op, with the op its `short` statement names found and checked (short.py)."""
+    from redgen import short
+
+    return short.resolve(check_spec_only(path))
+
+
+def check_spec_only(path: str | Path) -> ir.Op:
     return check_mod.check(parse.parse_file(path))
 
 
@@ -362,9 +369,11 @@ def build_all(paths: list[Path], target: str, out: Path, *, empirical: str = "au
     takes the committed module's record whatever its key (the comparison of the whole
     source that --check makes catches any change).
     """
+    from redgen.short import with_short_specs
+
     t0 = time.monotonic()
     root = out.resolve().parent
-    outcomes = [Outcome(p, target) for p in paths]
+    outcomes = [Outcome(p, target) for p in with_short_specs(paths)]
     plans: dict[int, Plan] = {}
     certs: dict[int, Certificate] = {}
 

@@ -183,6 +183,17 @@ class WarpsStmt:
     pos: Pos
 
 
+@dataclass(frozen=True)
+class ShortStmt:
+    """`short N <= 8192 : softmax_held`: rows of at most that many elements run another op."""
+
+    axis: Tok
+    cmp: Tok
+    bound: Expr
+    op: Tok
+    pos: Pos
+
+
 # --- attention (redgen/attention.py) ---
 @dataclass(frozen=True)
 class MaskStmt:

@@ -16,8 +16,9 @@ from redgen.cli import main
 from redgen.errors import FormatFailed
 
 ROOT = Path(__file__).resolve().parent.parent
-# a reduction with outputs over the reduce axis, an argmax, a contraction, attention
-SPECS = ("softmax", "argmax", "matmul", "attention")
+# a reduction with outputs over the reduce axis (and its short op, with a second stage), an
+# argmax, a contraction, attention
+SPECS = ("softmax", "softmax_held", "argmax", "matmul", "attention")
 
 
 def _format_check(*paths: Path) -> subprocess.CompletedProcess:

@@ -51,8 +51,11 @@ class RouteReplay:
     """One route's recorded signatures: aten signature -> (module, plan, tensor places, knobs)."""
 
     def __init__(self, fns: dict[str, Callable[..., Any]]):
-        mods = {id(m): m for m in (sys.modules.get(f.__module__) for f in fns.values())
-                if m is not None and hasattr(m, "_PROBE")}
+        found = [sys.modules.get(f.__module__) for f in fns.values()]
+        # A module that hands its short rows to another op's module (`short` in its spec) runs
+        # that module's launcher for them: its plans are recorded there.
+        found += [m._short_module() for m in found if m is not None and hasattr(m, "_short_module")]
+        mods = {id(m): m for m in found if m is not None and hasattr(m, "_PROBE")}
         self.mods = tuple(mods.values())  # the generated modules with a replay (cuda)
         self.plans: dict[tuple, tuple] = {}
         self.device = torch._C._cuda_getDevice if torch.cuda.is_available() else (lambda: -1)

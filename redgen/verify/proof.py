@@ -249,6 +249,14 @@ def prove(plan: Plan) -> Certificate:
         f"elements j, j+{lanes}, ... in order, {tree_words}, in {o.acc}; "
         f"independent of {', '.join(independent)}"
     ) + "".join(f"; {c} combines {combiners.get(c).rule}" for c in arg)
+    short = plan.op.schedule.short
+    if short is not None:
+        # The other op's order is its own certificate's; which op computes a row compares the
+        # reduce length with a constant, so it is a function of the reduce length alone.
+        statement = (f"{reduce_axis} <= {short.bound}: op {short.op}'s order (its own certificate; spec sha256 "
+                     f"{short.digest[:16]}); {reduce_axis} > {short.bound}: the " + statement)
+        method += (f"; op {short.op} or this op: {reduce_axis} <= {short.bound}, a comparison of "
+                   f"{reduce_axis} with a constant")
     batch = ", ".join(plan.batch_symbols) or "none"
     kinds = ", ".join(sorted(k.name for k in plan.kernels))
     order = {
@@ -258,6 +266,8 @@ def prove(plan: Plan) -> Certificate:
     }
     if free and not all_free:
         order["free_trees"] = free
+    if short is not None:
+        order["short"] = {"max": short.bound, "op": short.op, "spec_sha256": short.digest}
     if arg:  # (kept out of value-only certificates, which stay as they were)
         order["combine_rules"] = {c: combiners.get(c).rule for c in arg}
         order["combiner_kinds"] = {c: combiners.get(c).kind for c in arg}

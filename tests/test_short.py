@@ -1,0 +1,187 @@
+"""`short N <= bound : op`: rows up to a reduce length computed by another op (redgen/short.py).
+
+The language: every misuse is a coded error at its place. The build: a spec's short op is
+built beside it. The launcher: it hands exactly the short rows to the other op's module
+(under the interpreter), keeps its own name in its errors, states the other op in its
+certificate, finds the module however it was imported, and the batch-invariant mode
+replays the calls it hands over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from redgen.errors import BadShort
+from redgen.pipeline import build_all, check_spec, plan_spec
+from redgen.short import with_short_specs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BODY = """op {name}
+in   x[M, N, K] : f32 | bf16
+out  y[M, N, K] : like x
+acc  f32
+{reduce}
+y = exp(x - m) / s
+tile N = 64
+split N fixed_size 256
+{extra}
+"""
+ONLINE = "reduce N: (m, s) = softmax_stats(x)"
+TWO_PASS = "reduce N: m = max(x)\nreduce N: s = sum(exp(x - m))"
+
+
+def _spec(d: Path, name: str, reduce: str = ONLINE, extra: str = "", text: str | None = None) -> Path:
+    p = d / f"{name}.red"
+    p.write_text(text if text is not None else BODY.format(name=name, reduce=reduce, extra=extra))
+    return p
+
+
+def _error(path: Path) -> BadShort:
+    with pytest.raises(BadShort) as info:
+        check_spec(path)
+    e = info.value
+    assert e.code == "E120" and "Traceback" not in e.render()
+    return e
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    ("short N < 100 : held", "not '<'"),
+    ("short N <= 0 : held", "positive integer, got 0"),
+    ("short N <= M : held", "constant integer"),
+    ("short N <= 100 : op1", "names this op itself"),
+    ("short N <= 100 : __init__", "op name '__init__'"),
+    ("short N <= 100 : held\nshort N <= 200 : held", "given twice"),
+])
+def test_statement_errors(tmp_path, extra, words):
+    _spec(tmp_path, "held", TWO_PASS)
+    with pytest.raises(Exception) as info:  # BadShort, or DuplicateName for the second statement
+        check_spec(_spec(tmp_path, "op1", extra=extra))
+    assert words in info.value.message and info.value.loc.line >= 9
+
+
+def test_before_the_reduce_statement(tmp_path):
+    text = BODY.format(name="op1", reduce=ONLINE, extra="").replace("acc  f32\n", "acc  f32\nshort N <= 9 : held\n")
+    e = _error(_spec(tmp_path, "op1", text=text))
+    assert "after the 'reduce' statement" in e.message and e.loc.line == 5
+
+
+@pytest.mark.parametrize(("held", "words"), [
+    (BODY.format(name="held", reduce=TWO_PASS, extra="").replace("f32 | bf16", "f32"), "inputs"),
+    (BODY.format(name="held", reduce=TWO_PASS, extra="param eps = 1e-5"), "parameters"),
+    (BODY.format(name="held", reduce=TWO_PASS, extra="").replace("y[M, N, K] : like x", "y[M, N, K] : f32"),
+     "outputs"),
+    (BODY.format(name="held", reduce=TWO_PASS, extra="short N <= 8 : op2"), "a 'short' of its own"),
+    (BODY.format(name="other", reduce=TWO_PASS, extra=""), "declares op 'other'"),
+    (BODY.format(name="held", reduce=TWO_PASS, extra="").replace("max(x)", "maxx(x)"), "does not check"),
+])
+def test_the_other_spec_must_fit(tmp_path, held, words):
+    _spec(tmp_path, "held", text=held)
+    _spec(tmp_path, "op2", TWO_PASS)
+    e = _error(_spec(tmp_path, "op1", extra="short N <= 100 : held"))
+    assert words in e.message and (e.loc.line, e.loc.col) == (9, 1), e.render()
+
+
+def test_attention_and_contractions_refuse_it(tmp_path):
+    att = (ROOT / "specs" / "attention.red").read_text() + "short S <= 64 : x\n"
+    mm = (ROOT / "specs" / "matmul.red").read_text() + "short K <= 64 : x\n"
+    for name, text in (("att", att), ("mm", mm)):
+        e = _error(_spec(tmp_path, name, text=text))
+        assert e.loc.line == len(text.splitlines())
+
+
+def test_build_writes_the_short_op_beside(tmp_path):
+    held = _spec(tmp_path, "held", TWO_PASS)
+    op1 = _spec(tmp_path, "op1", extra="short N <= 100 : held")
+    assert with_short_specs([op1]) == [op1, held]
+    assert with_short_specs([held, op1]) == [held, op1]
+    out = tmp_path / "gen"
+    outcomes = build_all([op1], "cuda", out, empirical="skip")
+    assert [o.op for o in outcomes] == ["op1", "held"] and not any(o.error for o in outcomes)
+    cert = plan_spec(op1, "cuda").op.schedule.short
+    assert cert.digest == hashlib.sha256(held.read_text().encode()).hexdigest()
+
+
+# --- the shipped softmax and log_softmax (generated/cuda) -----------------------------------
+@pytest.fixture(scope="module")
+def mods():
+    from generated.cuda import log_softmax, log_softmax_held, softmax, softmax_held
+
+    return {"softmax": (softmax, softmax_held), "log_softmax": (log_softmax, log_softmax_held)}
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_short_rows_go_to_the_other_op(mods, op, monkeypatch):
+    mod, held = mods[op]
+    assert mod._short_module() is held and mod.SHORT_MAX == 8192
+    calls = []
+    real = getattr(held, f"{op}_held")
+    monkeypatch.setattr(held, f"{op}_held", lambda *a, **k: calls.append(a[0].shape) or real(*a, **k))
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(3, 40, 2, generator=g) * 4
+    y = getattr(mod, op)(x, 1)
+    assert calls == [x.shape] and torch.equal(y, real(x, 1))
+    # dtype= goes along (keyword-only in both launchers)
+    assert torch.equal(getattr(mod, op)(x, 1, dtype=torch.bfloat16), real(x, 1, dtype=torch.bfloat16))
+    monkeypatch.setattr(mod, "SHORT_MAX", 39)  # now 40 is long: this module's own order
+    own = getattr(mod, op)(x, 1)
+    assert len(calls) == 2 and torch.allclose(own, y, atol=1e-5)
+
+
+def test_errors_keep_the_op_name(mods):
+    mod, _ = mods["softmax"]
+    with pytest.raises(TypeError, match=r"^softmax: x has dtype torch.int32"):
+        mod.softmax(torch.ones(2, 3, dtype=torch.int32), 1)
+    with pytest.raises(ValueError, match=r"^softmax: dim 5"):
+        mod.softmax(torch.ones(2, 3), 5)
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_certificate_names_the_other_spec(mods, op):
+    mod, held = mods[op]
+    short = mod.CERTIFICATE["order"]["short"]
+    spec = (ROOT / "specs" / f"{op}_held.red").read_text()
+    assert short == {"max": 8192, "op": f"{op}_held", "spec_sha256": hashlib.sha256(spec.encode()).hexdigest()}
+    assert mod.CERTIFICATE["statement"].startswith(f"N <= 8192: op {op}_held's order")
+    assert held.CERTIFICATE["spec_sha256"] == short["spec_sha256"]
+
+
+def test_found_beside_a_module_loaded_from_its_file(tmp_path):
+    """A module loaded by path (redgen.load from another folder, a benchmark's copy) finds its
+    short op's file beside it, under the same parent name as redgen.load would give it."""
+    for op in ("softmax", "softmax_held"):
+        shutil.copy(ROOT / "generated" / "cuda" / f"{op}.py", tmp_path / f"{op}.py")
+    name = "redgen_test_short_pkg.softmax"
+    spec = importlib.util.spec_from_file_location(name, tmp_path / "softmax.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    try:
+        held = mod._short_module()
+        assert held.__name__ == "redgen_test_short_pkg.softmax_held" and sys.modules[held.__name__] is held
+        assert Path(held.__file__).parent == tmp_path
+        x = torch.randn(2, 17)
+        assert torch.equal(mod.softmax(x, -1), held.softmax_held(x, -1))
+    finally:
+        sys.modules.pop("redgen_test_short_pkg.softmax_held", None)
+
+
+def test_the_mode_replays_the_short_rows(mods):
+    import redgen
+    from redgen.runtime import mode
+
+    mod, held = mods["softmax"]
+    x = torch.randn(4, 33)
+    want = held.softmax_held(x, -1)
+    with redgen.batch_invariant():
+        replays = mode._STATE.replays[("_softmax.default", "CPU")]
+        assert held in replays.mods
+        got = [torch.softmax(x, -1) for _ in range(3)]
+        assert len(replays.plans) == 1 and next(iter(replays.plans.values()))[0] is held
+    assert all(torch.equal(g, want) for g in got)
