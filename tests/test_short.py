@@ -136,11 +136,18 @@ def test_short_rows_go_to_the_other_op(mods, op, monkeypatch):
 
 
 def test_errors_keep_the_op_name(mods):
+    """A short call the op's own checks would refuse is not handed over: the error names softmax."""
     mod, _ = mods["softmax"]
     with pytest.raises(TypeError, match=r"^softmax: x has dtype torch.int32"):
         mod.softmax(torch.ones(2, 3, dtype=torch.int32), 1)
     with pytest.raises(ValueError, match=r"^softmax: dim 5"):
         mod.softmax(torch.ones(2, 3), 5)
+    with pytest.raises(ValueError, match=r"^softmax: x is on device 'meta'"):
+        mod.softmax(torch.ones(2, 3, device="meta"), 1)
+    with pytest.raises(RuntimeError, match=r"^softmax: an input requires grad"):
+        mod.softmax(torch.ones(2, 3, requires_grad=True), 1)
+    with pytest.raises(TypeError, match=r"^softmax: dtype=torch.int32 is not supported"):
+        mod.softmax(torch.ones(2, 3), 1, dtype=torch.int32)
 
 
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
