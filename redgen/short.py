@@ -51,8 +51,9 @@ def resolve(op: ir.Op) -> ir.Op:
     try:
         other = check_spec_only(path)
     except RedgenError as e:
-        raise BadShort(f"the spec of op '{short.op}' ({path}) does not check: {e.message}", short.loc,
-                       op.source) from None
+        where = f"{path}:{e.loc.line}:{e.loc.col}" if e.loc is not None else str(path)
+        raise BadShort(f"the spec of op '{short.op}' does not check: {where}: error[{e.code}]: {e.message}",
+                       short.loc, op.source) from None
     if other.name != short.op:
         raise BadShort(f"{path} declares op '{other.name}', not '{short.op}'", short.loc, op.source)
     if other.schedule.short is not None:

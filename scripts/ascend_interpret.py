@@ -61,6 +61,8 @@ REFERENCE = {
     "std": lambda xs, d: (xs[0].std(d),),
     "softmax": lambda xs, d: (xs[0].softmax(d),),
     "log_softmax": lambda xs, d: (xs[0].log_softmax(d),),
+    "softmax_held": lambda xs, d: (xs[0].softmax(d),),  # softmax's short rows (specs/softmax.red: short)
+    "log_softmax_held": lambda xs, d: (xs[0].log_softmax(d),),
     "rms_norm": lambda xs, d: (xs[0] * _rstd(xs[0], d) * xs[1],),
     "layer_norm": lambda xs, d: _ln(xs[0], xs[1], xs[2], d),
     "rms_norm_rstd": lambda xs, d: (xs[0] * _rstd(xs[0], d) * xs[1], _rstd(xs[0], d)),

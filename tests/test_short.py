@@ -80,13 +80,14 @@ def test_before_the_reduce_statement(tmp_path):
      "outputs"),
     (BODY.format(name="held", reduce=TWO_PASS, extra="short N <= 8 : op2"), "a 'short' of its own"),
     (BODY.format(name="other", reduce=TWO_PASS, extra=""), "declares op 'other'"),
-    (BODY.format(name="held", reduce=TWO_PASS, extra="").replace("max(x)", "maxx(x)"), "does not check"),
+    (BODY.format(name="held", reduce=TWO_PASS, extra="").replace("max(x)", "maxx(x)"),
+     "does not check: {d}/held.red:5:15: error[E104]"),
 ])
 def test_the_other_spec_must_fit(tmp_path, held, words):
     _spec(tmp_path, "held", text=held)
     _spec(tmp_path, "op2", TWO_PASS)
     e = _error(_spec(tmp_path, "op1", extra="short N <= 100 : held"))
-    assert words in e.message and (e.loc.line, e.loc.col) == (9, 1), e.render()
+    assert words.format(d=tmp_path) in e.message and (e.loc.line, e.loc.col) == (9, 1), e.render()
 
 
 def test_attention_and_contractions_refuse_it(tmp_path):
