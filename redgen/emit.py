@@ -331,8 +331,9 @@ def _namer(op: ir.Op, shape: str | None, names: Names):
     return name
 
 
-def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str, dict[str, str]]:
-    """(signature, _run parameters, _run call, renamed, public name per spec input/param)."""
+def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str, str, dict[str, str]]:
+    """(signature, _run parameters, _run call, the call handing the signature's arguments on,
+    renamed, public name per spec input/param)."""
     pub: dict[str, str] = {}
     taken: set[str] = set()
     renamed = []
@@ -366,7 +367,12 @@ def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str
         sig = [*ins, "dim=None", "keepdim=False", "*", *params, "dtype=None"]
         run = [*own_ins, "dim", "keepdim", *own_params, "dtype"]
         call = [*ins, "dim", "keepdim", *(pub[p.name] for p in op.params), "dtype"]
-    return ", ".join(sig), ", ".join(run), ", ".join(call), ", ".join(renamed), pub
+    # The public arguments handed on as they came (a `short` op's launcher has this signature):
+    # the positional ones by position, those after "*" by name.
+    star = sig.index("*") if "*" in sig else len(sig)
+    given = [s.split("=")[0] for s in sig]
+    forward = [*given[:star], *(f"{n}={n}" for n in given[star + 1:])]
+    return ", ".join(sig), ", ".join(run), ", ".join(call), ", ".join(forward), ", ".join(renamed), pub
 
 
 def _row_locals(op: ir.Op, exprs: list[ir.E], available: int, names: Names) -> tuple[ValueCtx, ...]:
@@ -551,7 +557,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         sizes[op.after] = "K"
     order = plan.order
     index_op = all(_is_index(op, o.expr) for o in op.outputs)
-    signature, run_params, run_call, renamed, pub = _public(op, names, index_op)
+    signature, run_params, run_call, forward, renamed, pub = _public(op, names, index_op)
     group = {op.before: 0, op.reduce_axis: 1, op.after: 2, **{a: 1 for a in op.reduce_axes}}
     lanes = order.lanes.eval({})
     row_inputs = tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages))
@@ -602,24 +608,17 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
         replay_knobs=_replay_knobs(plan, bool(row_extra)),
         row_inputs=row_inputs, row_extra=row_extra, row_lean=bool(plan.row_lean),
-        **_short(op, signature),
+        **_short(op, forward),
     )
 
 
-def _short(op: ir.Op, signature: str) -> dict:
+def _short(op: ir.Op, forward: str) -> dict:
     """The ModuleCtx fields of a `short` statement: the other op, the bound, and the call that
-    hands it this launcher's arguments (positional ones by position, keyword-only by name)."""
+    hands it this launcher's arguments."""
     short = op.schedule.short
     if short is None:
         return {}
-    args, keyword_only = [], False
-    for item in signature.split(", "):
-        name = item.split("=")[0]
-        if name == "*":
-            keyword_only = True
-        else:
-            args.append(f"{name}={name}" if keyword_only else name)
-    return {"short_op": short.op, "short_max": short.bound, "short_call": ", ".join(args)}
+    return {"short_op": short.op, "short_max": short.bound, "short_call": forward}
 
 
 def _replay_knobs(plan: Plan, row_extra: bool) -> str:
