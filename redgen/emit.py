@@ -215,6 +215,8 @@ class ModuleCtx:
     copy_rule: str
     n_totals: int  # rows of the split path's totals buffer (float32 state components)
     ws_slots: int  # float32 workspace rows per stage (split path)
+    unspecialized: tuple[str, ...]  # the kernels' do_not_specialize (targets.Target.unspecialized)
+    cols_split_tree: int  # plan.Plan.cols_split_tree
     # outputs over the reduce axis (mapped) and what their element-wise sweep needs
     reduced: tuple[OutputCtx, ...] = ()
     mapped: tuple[OutputCtx, ...] = ()
@@ -582,6 +584,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         lanes=lanes, log2_lanes=lanes.bit_length() - 1,
         chunk=order.chunk.py(sizes), num_chunks=order.num_chunks.py(sizes),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
+        unspecialized=targets.get(plan.target).unspecialized,
+        cols_split_tree=plan.cols_split_tree,
         n_totals=sum(st.tot_slot is not None for rc in reductions for st in rc.state),
         ws_slots=max((sum(st.ws == "ws" for rc in sc.reductions for st in rc.state) for sc in stages), default=0),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),

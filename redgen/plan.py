@@ -58,6 +58,12 @@ UNROLL = 8
 # on an H100 over 120 points (docs/gpu_2026_11_23/cols_rows.md, bits equal at all of them), from
 # a geomean of 0.24-0.62x torch to 0.96-2.9x (softmax f32 2048 x 2048 x 4: 4084 -> 82 us).
 COLS_UNROLL = 1
+# cuda's cols kernels meet their lanes in tl.split's form of the pairwise tree at column blocks of
+# at least this many columns, in two-element tl.reduce's below (the same pairs: the same bits).
+# On an H100 (docs/gpu_2026_11_26/README.md runs 20-22, bits equal at every point): at 32 columns
+# the split form took mean bf16 256 x 256 x 4096 from 416 to 277 us and 64 x 512 x 1024 from 42
+# to 34; at 16 it cost std 791 -> 1562 us (f32 256 x 256 x 4096) and at 4 mean 15 -> 21 us.
+COLS_SPLIT_TREE_BLOCK = 32
 
 # Order-shaping fields and where in the spec each came from; the verifier
 # reports counterexamples against these spec lines.
@@ -141,6 +147,9 @@ class Plan:
     unroll: int = 0
     # cuda: the same for the cols kernels (COLS_UNROLL); 0: the module has no cols kernels.
     cols_unroll: int = 0
+    # cuda: the cols kernels' lane trees take tl.split's form at blocks of at least this many
+    # columns (COLS_SPLIT_TREE_BLOCK); 0: no cols kernels.
+    cols_split_tree: int = 0
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -220,6 +229,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL, cols_unroll=COLS_UNROLL if op.after else 0,
+        cols_split_tree=COLS_SPLIT_TREE_BLOCK if op.after else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(

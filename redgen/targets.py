@@ -86,6 +86,14 @@ class Target:
     # `_replayed`): the module globals a call reads that a test, a sweep or the empirical
     # check may set are part of the signature.
     replay: bool = False
+    # Integer kernel arguments Triton is told not to specialize on (do_not_specialize): a value
+    # that changes from call to call (M, R: the batch) would otherwise compile a kernel per
+    # class of value. cuda lets K specialize: a cols kernel's column mask (k < K) is then known
+    # to be constant over 16 columns where K is a multiple of 16, and its loads become 16-byte
+    # vectors (mean bf16 [M, N, K]: 24 LDG.128 where 192 LDG.U16 loaded the same tile; H100,
+    # docs/gpu_2026_11_26/README.md runs 16-17). Specialization shapes no order: only what the compiler
+    # knows of an integer changes, never a floating-point operation.
+    unspecialized: tuple[str, ...] = ("M", "K", "R")
 
     @property
     def persistent(self) -> bool:
@@ -113,6 +121,7 @@ CUDA = Target(
     empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1)),
     empirical_forms=(("lean", (("ROW_LEAN_ITEMSIZE", 8), ("ROW_FEW_PROGRAMS", -1))),),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
+    unspecialized=("M", "R"),
     index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",
 )
 

@@ -32,7 +32,7 @@ import torch
 import triton
 import triton.language as tl
 
-from redgen import combiners
+from redgen import combiners, plan
 from redgen.pipeline import build_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,10 +258,11 @@ def test_the_two_tree_forms_give_the_same_bits(module, tree):
 def test_the_pair_forms_are_emitted_and_certified_on_cuda_only():
     sum_cuda = build_spec(ROOT / "specs" / "sum.red", "cuda", empirical=False)
     assert "v0 = tl.reduce(tl.reshape(v0, [ROWS, LANES >> (i + 1), 2]), 2, _sum)" in sum_cuda.source
-    # shuffles everywhere but a rows kernel's fused walk over several chunks (the cols kernels
-    # too: docs/gpu_2026_11_23/cols.md)
-    assert 'PAIRS=num_chunks == 1 or shape == "cols"' in sum_cuda.source
-    assert "dict(consts, PAIRS=True)" in sum_cuda.source
+    # two-element reduces everywhere but a rows kernel's fused walk over several chunks and the
+    # cols kernels' full column blocks (plan.COLS_SPLIT_TREE_BLOCK)
+    assert 'PAIRS=cols_pairs if shape == "cols" else num_chunks == 1' in sum_cuda.source
+    assert 'dict(consts, PAIRS=cols_pairs if shape == "cols" else True)' in sum_cuda.source
+    assert f"cols_pairs = block < {plan.COLS_SPLIT_TREE_BLOCK}" in sum_cuda.source
     assert any("pairwise lane tree of sum" in n for n in sum_cuda.certificate.not_order_shaping)
     softmax = build_spec(ROOT / "specs" / "softmax.red", "cuda", empirical=False)
     assert "return m, _tree_sum(t, ROWS, LANES, LOG2_LANES, PAIRS)" in softmax.source
@@ -276,3 +277,25 @@ def test_the_pair_forms_are_emitted_and_certified_on_cuda_only():
         ascend = build_spec(ROOT / "specs" / f"{name}.red", "ascend", empirical=False)
         assert "PAIRS" not in ascend.source
         assert not any("pairwise lane tree of" in n for n in ascend.certificate.not_order_shaping)
+
+
+@pytest.mark.parametrize(("k", "split_below", "pairs"), [(40, 0, False), (40, 1 << 62, False), (4, 0, True),
+                                                         (4, 1 << 62, True)])
+def test_a_cols_kernel_takes_the_split_form_at_a_full_column_block(k, split_below, pairs, monkeypatch):
+    """K 40: blocks of 32 columns (plan.COLS_SPLIT_TREE_BLOCK), tl.split's form; K 4: a block of
+    4 fitted to K, two-element reduces. Fused (SPLIT_BELOW 0) and split path alike; the rows
+    kernels keep theirs."""
+    mod = importlib.import_module("generated.cuda.mean")
+    seen = []
+    go = mod._go
+    monkeypatch.setattr(mod, "_go", lambda kernel, grid, args, consts: (seen.append((kernel.fn.__name__, consts)),
+                                                                        go(kernel, grid, args, consts))[1])
+    monkeypatch.setattr(mod, "SPLIT_BELOW", split_below)
+    x = torch.randn(2, 4500, k)
+    assert torch.allclose(mod.mean(x, 1), x.double().mean(1).float(), atol=1e-5)
+    cols = [c for name, c in seen if name.startswith("_k_cols")]
+    assert cols and all(c["PAIRS"] is pairs for c in cols)
+    seen.clear()
+    mod.mean(x[:, :, 0], 1)
+    rows = [c for name, c in seen if name.startswith("_k_rows")]
+    assert rows and all(c["PAIRS"] is (split_below != 0) for c in rows)  # split: partials pair; fused: 2 chunks

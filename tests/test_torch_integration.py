@@ -70,6 +70,14 @@ def test_load_unknown_op_lists_what_exists():
     assert "meen" in msg and "mean" in msg and "sum" in msg and "cuda" in msg and "did you mean 'mean'" in msg
 
 
+@pytest.mark.parametrize(("op", "target"), [(ROOT / "generated" / "cuda" / "mean.py", "cuda"), ("mean", None)])
+def test_load_names_a_value_that_is_not_a_name(op, target):
+    with pytest.raises(UnknownKernel) as e:
+        redgen.load(op, target=target)
+    msg = str(e.value)
+    assert ("op must be a name" in msg and "mean.py" in msg) if target else ("target must be a name" in msg and "None" in msg)
+
+
 def test_load_unknown_target_lists_targets():
     with pytest.raises(LookupError) as e:
         redgen.load("mean", target="rocm")

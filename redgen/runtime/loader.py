@@ -60,6 +60,11 @@ def load_module(op: str, target: str = "cuda", *, root: Path | None = None) -> M
 
     Raises UnknownKernel (a LookupError) naming the ops and targets that exist.
     """
+    for what, value, example in (("op", op, "'mean'"), ("target", target, "'cuda'")):
+        if not isinstance(value, str):
+            # A path or a module given for a name would otherwise fail deep inside the lookup.
+            raise UnknownKernel(f"redgen.load: {what} must be a name such as {example}, not {type(value).__name__} "
+                                f"{value!r} (a generated module's file is found by name under root=)")
     root = generated_dir() if root is None else Path(root).resolve()
     avail = available(root)
     if target not in avail:

@@ -1,0 +1,100 @@
+"""What Triton may specialize on in the generated kernels (targets.Target.unspecialized).
+
+cuda lets K (the columns after the reduce axis) specialize: where K is a multiple of 16,
+Triton then knows that a cols kernel's column mask (k < K) is constant over 16 columns, and
+loads a column block in 16-byte vectors. With K unspecialized the same tile took one 2-byte
+load an element, and the cols kernels were bound by L1 (mean bf16 16 x 2048 x 2048 on an H100:
+85 -> 59 us, docs/gpu_2026_11_26/README.md runs 16-17). The batch (M, R) is never specialized on, so a new
+batch size compiles nothing. Specialization changes what the compiler knows of an integer, never
+a floating-point operation: the order and the bits stay the same (measured bit for bit on the GPU).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from redgen import targets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _unspecialized(path: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """(kernel, its do_not_specialize) for every @triton.jit kernel of a generated module."""
+    out = []
+    for node in ast.parse(path.read_text()).body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for dec in node.decorator_list:
+            if isinstance(dec, ast.Call) and ast.unparse(dec.func) == "triton.jit":
+                kw = {k.arg: ast.literal_eval(k.value) for k in dec.keywords}
+                if "do_not_specialize" in kw:
+                    out.append((node.name, tuple(kw["do_not_specialize"])))
+    return out
+
+
+@pytest.mark.parametrize("target", ["cuda", "ascend"])
+def test_every_reduction_kernel_leaves_the_targets_integers_unspecialized(target):
+    t = targets.get(target)
+    seen = 0
+    for path in sorted((ROOT / "generated" / target).glob("*.py")):
+        for name, dns in _unspecialized(path):
+            seen += 1
+            assert tuple(a for a in dns if a != "PID0") == t.unspecialized, (path.name, name, dns)
+    assert seen >= 20  # every reduction module has some
+    # the batch is never specialized on (a new batch size compiles nothing); cuda lets K specialize
+    assert {"M", "R"} <= set(t.unspecialized)
+    assert ("K" in t.unspecialized) == (target == "ascend")
+
+
+# Compiles (for sm_90, on the CPU: Triton ships ptxas) a cols kernel of mean the way a launch on a
+# contiguous bf16 [16, 2048, 2048] tensor specializes it: each integer argument that is 1 becomes a
+# constant and each multiple of 16 is known as one, unless the kernel says do_not_specialize.
+# Prints the widths of its global loads.
+_LOADS = """
+import importlib, json, re, sys
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+k = getattr(importlib.import_module("generated.cuda.mean"), sys.argv[1])
+consts = {"WIDE": False, "BLOCK": 32, "LANES": 256, "LOG2_LANES": 8, "PAIRS": True, "UNROLL": 1}
+M, N, K = 16, 2048, 2048
+values = {"s_in_0_m": N * K, "s_in_0_n": K, "s_in_0_k": 1, "s_out_0_m": K, "s_out_0_k": 1, "M": M, "N": N, "K": K,
+          "R": M * K, "CHUNK": 4096, "NUM_CHUNKS": 1, "PID0": 0}
+sig, constexprs, attrs = {}, {}, {}
+for i, p in enumerate(k.params):
+    if p.is_constexpr:
+        sig[p.name], constexprs[(i,)] = "constexpr", consts[p.name]
+    elif p.name.endswith("_ptr"):
+        sig[p.name], attrs[(i,)] = "*bf16", [["tt.divisibility", 16]]
+    elif p.do_not_specialize:
+        sig[p.name] = "i32"
+    elif values[p.name] == 1:
+        sig[p.name], constexprs[(i,)] = "constexpr", 1
+    else:
+        sig[p.name] = "i32"
+        if values[p.name] % 16 == 0:
+            attrs[(i,)] = [["tt.divisibility", 16]]
+src = ASTSource(fn=k, signature=sig, constexprs=constexprs, attrs=attrs)
+ptx = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=dict(num_warps=4, enable_fp_fusion=False)).asm["ptx"]
+print(json.dumps(sorted(set(re.findall(r"ld\\.global(?:\\.[a-z0-9]+)*", ptx)))))
+"""
+
+
+@pytest.mark.parametrize("kernel", ["_k_cols_fused", "_k_cols_partial0"])
+def test_a_cols_kernel_loads_16_byte_vectors_where_k_is_a_multiple_of_16(kernel, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}  # triton.jit, not the interpreter
+    script = tmp_path / "loads.py"  # a file: triton.jit reads its kernel's source
+    script.write_text(_LOADS)
+    out = subprocess.run([sys.executable, str(script), kernel], capture_output=True, text=True, env=env,
+                         timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    loads = json.loads(out.stdout.strip().splitlines()[-1])
+    assert any(".v4." in f for f in loads), loads
+    assert not any(f.endswith((".b16", ".u16")) for f in loads), loads  # no element-wise loads of the tile
