@@ -8,7 +8,7 @@ out  y[M, K]    : like x
 acc  f32
 reduce N: m = min(x)
 y = m
-tile   N = 256, K = 16
+tile   N = 256, K = 32           # K: columns a cols program takes (as amax: runs 21-22 of docs/gpu_2026_11_26/README.md)
 split  N fixed_size 4096
 warps  4
 cores  40

@@ -293,7 +293,10 @@ def prove(plan: Plan) -> Certificate:
             *((f"the form of the pairwise lane tree of {', '.join(pairs)} (PAIRS: each level a two-element "
                f"tl.reduce, or a tl.split gathered into every thread): the same pairs, and the combine is "
                f"commutative bit for bit; the kernels take the tl.reduce form except a rows kernel's fused walk "
-               f"over several chunks; the empirical check compares the fused and split paths",)
+               f"over several chunks"
+               + (f" and a cols kernel's blocks of {plan.cols_split_tree} columns or more" if plan.cols_split_tree
+                  else "")
+               + "; the empirical check compares the fused and split paths",)
               if pairs else ()),
             *((f"tiles loaded {plan.unroll} at a time by the chunk walks (UNROLL"
                + (f"; the cols kernels' {plan.cols_unroll}, COLS_UNROLL" if plan.cols_unroll else "")
