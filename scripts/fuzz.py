@@ -354,6 +354,10 @@ class Fuzz:
         xs = [make(i) for i in op.inputs]
         dim = op.inputs[0].axes.index(op.reduce_axis)
         fn = getattr(mod, op.name)
+        if hasattr(mod, "SHORT_MAX"):
+            # One module is built here, not the op its `short` statement names: this op's own order at
+            # every length, as the build's interpreter check runs it (a missing module is test_short's).
+            mod.SHORT_MAX = 0
         self.stats["kernel runs"] += 1
         try:
             full = fn(*xs, dim=dim)

@@ -180,6 +180,38 @@ def test_found_beside_a_module_loaded_from_its_file(tmp_path):
         sys.modules.pop("redgen_test_short_pkg.softmax_held", None)
 
 
+@pytest.mark.parametrize("package", [False, True])
+def test_a_missing_short_module_is_named(tmp_path, package, monkeypatch):
+    """Deployed without its short op's module (copied alone, or a package without it): a short row
+    raises ModuleNotFoundError naming the op, the file or module, and the fixes; longer rows and
+    SHORT_MAX = 0 still run."""
+    folder = tmp_path / "redgen_test_lonely"
+    folder.mkdir()
+    shutil.copy(ROOT / "generated" / "cuda" / "softmax.py", folder / "softmax.py")
+    if package:
+        (folder / "__init__.py").write_text("")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        mod = importlib.import_module("redgen_test_lonely.softmax")
+    else:
+        spec = importlib.util.spec_from_file_location("redgen_test_lonely.softmax", folder / "softmax.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    try:
+        with pytest.raises(ModuleNotFoundError) as e:
+            mod.softmax(torch.randn(2, 17), -1)
+        msg = str(e.value)
+        assert msg.startswith("softmax: rows of at most 8192 elements are computed by op softmax_held")
+        assert ("redgen_test_lonely.softmax_held" if package else str(folder / "softmax_held.py")) in msg
+        assert "redgen build" in msg and "SHORT_MAX = 0" in msg
+        assert e.value.name == "redgen_test_lonely.softmax_held"
+        monkeypatch.setattr(mod, "SHORT_MAX", 0)
+        x = torch.randn(2, 17)
+        assert torch.allclose(mod.softmax(x, -1), torch.softmax(x, -1), atol=1e-6)
+    finally:
+        for name in [n for n in sys.modules if n.startswith("redgen_test_lonely")]:
+            sys.modules.pop(name)
+
+
 def test_the_mode_replays_the_short_rows(mods):
     import redgen
     from redgen.runtime import mode
