@@ -33,6 +33,10 @@ WEIGHTS = {"rms_norm": 1, "layer_norm": 2}
 TORCH = {
     "rms_norm": lambda x, w: F.rms_norm(x, x.shape[-1:], w, 1e-6),
     "layer_norm": lambda x, w, b: F.layer_norm(x, x.shape[-1:], w, b, 1e-5),
+    # the held modules (rows of up to 8192, which softmax and log_softmax hand them) against torch's op
+    "softmax_held": torch.softmax,
+    "log_softmax_held": torch.log_softmax,
+    "vector_norm": lambda x, dim: torch.linalg.vector_norm(x, dim=dim),
 }
 
 

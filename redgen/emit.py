@@ -18,7 +18,7 @@ from redgen.errors import MissingTemplates
 from redgen.exprs import helpers, render
 from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
-from redgen.plan import Plan
+from redgen.plan import ALIGN_MAX, Plan
 
 
 def template_root() -> Path:
@@ -217,6 +217,11 @@ class ModuleCtx:
     ws_slots: int  # float32 workspace rows per stage (split path)
     unspecialized: tuple[str, ...]  # the kernels' do_not_specialize (targets.Target.unspecialized)
     cols_split_tree: int  # plan.Plan.cols_split_tree
+    # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
+    # the integers hinted() names; the launcher computes it over align_rows / align_cols.
+    align_max: int = 0
+    align_rows: str = ""  # python source: the values ALIGN divides for a rows (or row) kernel
+    align_cols: str = ""  # the same for a cols kernel
     # outputs over the reduce axis (mapped) and what their element-wise sweep needs
     reduced: tuple[OutputCtx, ...] = ()
     mapped: tuple[OutputCtx, ...] = ()
@@ -270,6 +275,9 @@ class ModuleCtx:
     short_op: str = ""
     short_max: int = 0
     short_call: str = ""
+
+    def hinted(self, shape: str, inputs: list[str], outputs: list[OutputCtx]) -> tuple[str, ...]:
+        return hinted_args(shape, inputs, outputs, self.nest)
 
 
 _BCAST = {"rows": "[:, None]", "cols": "[None, :]"}  # a per-row value across the lanes
@@ -564,6 +572,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     lanes = order.lanes.eval({})
     row_inputs = tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages))
     row_extra = tuple(n for n in (names("input", i) for i in map_inputs) if n not in row_inputs) if plan.row_tiles else ()
+    nest = bool(op.reduce_axes) and plan.target == "cuda"  # cuda walks merged reduce axes in place
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
@@ -586,6 +595,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
         unspecialized=targets.get(plan.target).unspecialized,
         cols_split_tree=plan.cols_split_tree,
+        **_align(plan, op, names, outputs, nest),
         n_totals=sum(st.tot_slot is not None for rc in reductions for st in rc.state),
         ws_slots=max((sum(st.ws == "ws" for rc in sc.reductions for st in rc.state) for sc in stages), default=0),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
@@ -608,12 +618,49 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
-        ndim=len(op.inputs[0].axes), nest=bool(op.reduce_axes) and plan.target == "cuda",
+        ndim=len(op.inputs[0].axes), nest=nest,
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
         replay_knobs=_replay_knobs(plan, bool(row_extra)),
         row_inputs=row_inputs, row_extra=row_extra, row_lean=bool(plan.row_lean),
         **_short(op, forward),
     )
+
+
+def hinted_args(shape: str, inputs: list[str], outputs: list[OutputCtx] | tuple[OutputCtx, ...],
+                nest: bool) -> tuple[str, ...]:
+    """The integer arguments a kernel of `shape` ("rows", "row", "cols") rebinds as
+    x // ALIGN * ALIGN (plan.Plan.align_hint): the length its tile masks compare with and the
+    strides its tile offsets multiply a row or lane index by, for the `inputs` it loads and the
+    `outputs` it stores. A stride along the lanes of a rows kernel is not among them (1 for a
+    contiguous row, which Triton already makes a constant)."""
+    if shape != "cols":
+        return ("N", *(f"s_{i}_m" for i in inputs), *(f"s_{o.name}_m" for o in outputs if o.mapped))
+    lanes = ("_n", "_no") if nest else ("_n",)
+    return ("K", *(f"s_{i}{s}" for i in inputs for s in ("_m", *lanes)),
+            *(f"s_{o.name}{s}" for o in outputs for s in (("_m", "_n") if o.mapped else ("_m",))))
+
+
+def _align(plan: Plan, op: ir.Op, names: Names, outputs: tuple[OutputCtx, ...], nest: bool) -> dict:
+    """The ModuleCtx fields of plan.Plan.align_hint: the launcher's sources of the values ALIGN
+    must divide, for each kernel shape every argument hinted_args names in any of its kernels.
+    The launcher holds an input's or a mapped output's strides as a tuple (m, n, k[, no]); a
+    reduced output is passed with its own .stride(0)."""
+    if not plan.align_hint:
+        return {}
+    ins = [names("input", i.name) for i in op.inputs]
+    reduced = {o.name for o in outputs if not o.mapped}
+    at = {"m": 0, "n": 1, "no": 3}
+
+    def source(arg: str) -> str:
+        if not arg.startswith("s_"):
+            return arg  # N, K: the launcher's own
+        tensor, axis = arg[2:].rsplit("_", 1)
+        return f"{tensor}.stride(0)" if tensor in reduced else f"s_{tensor}[{at[axis]}]"
+
+    def sources(shape: str) -> str:
+        return ", ".join(source(a) for a in hinted_args(shape, ins, outputs, nest))
+
+    return {"align_max": ALIGN_MAX, "align_rows": sources("rows"), "align_cols": sources("cols") if op.after else ""}
 
 
 def _short(op: ir.Op, forward: str) -> dict:

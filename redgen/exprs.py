@@ -42,10 +42,17 @@ def render(e: ir.E, name: Callable[[ir.Ref], str], cond: bool = False) -> str:
         n = int(e.args[1].value)  # type: ignore[union-attr]
         text = f"_rg_powi({args[0]}, {abs(n)})" if n > 0 else f"(1.0 / _rg_powi({args[0]}, {-n}))"
     elif e.fn == "powf":
-        text = f"_rg_powf({args[0]}, {args[1]})"
+        text = f"_rg_{_pow_helper(e)}({args[0]}, {args[1]})"
     else:
         text = functions.FUNCTIONS[e.fn].triton.format(*args)
     return f"({text} != 0.0)" if cond else text
+
+
+def _pow_helper(e: ir.Apply) -> str:
+    """`a ** b` with a non-literal exponent: powp where b is a parameter (one value a launch,
+    so the kernel branches on it: b 2 and 1 exactly, without exp and log), else powf."""
+    b = e.args[1]
+    return "powp" if isinstance(b, ir.Ref) and b.kind == "param" else "powf"
 
 
 def helpers(exprs: list[ir.E]) -> tuple[str, ...]:
@@ -54,8 +61,10 @@ def helpers(exprs: list[ir.E]) -> tuple[str, ...]:
 
     def walk(x: ir.E) -> None:
         if isinstance(x, ir.Apply):
-            if x.fn in ("powi", "powf"):
+            if x.fn == "powi":
                 found.add(x.fn)
+            elif x.fn == "powf":
+                found.add(_pow_helper(x))
             elif x.fn in functions.FUNCTIONS and functions.FUNCTIONS[x.fn].helper:
                 found.add(functions.FUNCTIONS[x.fn].helper)
             for a in x.args:

@@ -61,10 +61,10 @@ COMPARISONS: dict[str, tuple[str, str, Callable[[float, float], bool]]] = {
 CMP_BY_OP = {sym: name for name, (sym, _, _) in COMPARISONS.items()}
 
 # `a ** n` with n an integer literal, |n| <= POWI_MAX: repeated multiplication (x ** 2 is
-# exactly x * x, and a negative base is fine); any other exponent: exp(b * log(a)), so a
-# negative base gives NaN, as torch.pow does for a non-integer exponent.
+# exactly x * x, and a negative base is fine); a parameter exponent: exactly a * a at 2 and a at
+# 1, else exp(b * log(a)) (redgen/exprs.py, _pow_helper); any other exponent: exp(b * log(a)), so
+# a negative base gives NaN, as torch.pow does for a non-integer exponent.
 POWI_MAX = 32
-POW = {"powi": "_rg_powi({0}, {1})", "powf": "_rg_powf({0}, {1})"}
 
 
 

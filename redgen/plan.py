@@ -63,7 +63,20 @@ COLS_UNROLL = 1
 # On an H100 (docs/gpu_2026_11_26/README.md runs 20-22, bits equal at every point): at 32 columns
 # the split form took mean bf16 256 x 256 x 4096 from 416 to 277 us and 64 x 512 x 1024 from 42
 # to 34; at 16 it cost std 791 -> 1562 us (f32 256 x 256 x 4096) and at 4 mean 15 -> 21 us.
+# Only where one reduction of one state component is all a kernel holds (_split_tree_pays): with
+# two stages, a two-component state or outputs over the reduce axis, Triton 3.6 spilled the split
+# form's registers (softmax_held bf16 cols, sm_90: 13 KB of spill stores against none) and on an
+# H100 it lost at every point (run 24: softmax_held bf16 256 x 256 x 4096 41.7 ms against 1.05,
+# var f32 16 x 2048 x 2048 275 against 179 us; sum and nansum gained 1.16x and 1.10x).
 COLS_SPLIT_TREE_BLOCK = 32
+# cuda: Triton learns of an integer argument only whether it is 1 or a multiple of 16. Where a row
+# of the [M, N, K] view starts at a multiple of 8 elements but not of 16 (K or N = 1000), it then
+# cannot prove a tile's row aligned and loads it element by element. The launcher passes ALIGN, the
+# largest power of two up to ALIGN_MAX dividing the lengths and strides a kernel multiplies an index
+# by, and the kernels rebind each as x // ALIGN * ALIGN: the same integer, whose divisibility the
+# compiler then knows (compiled for sm_90, mean's cols kernel at K = 1000 loads 16-byte vectors where
+# it loaded 2-byte elements: tests/test_specialization.py).
+ALIGN_MAX = 16
 
 # Order-shaping fields and where in the spec each came from; the verifier
 # reports counterexamples against these spec lines.
@@ -150,6 +163,8 @@ class Plan:
     # cuda: the cols kernels' lane trees take tl.split's form at blocks of at least this many
     # columns (COLS_SPLIT_TREE_BLOCK); 0: no cols kernels.
     cols_split_tree: int = 0
+    # cuda: the kernels take ALIGN (ALIGN_MAX) and rebind the lengths and strides it divides.
+    align_hint: bool = False
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -229,7 +244,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL, cols_unroll=COLS_UNROLL if op.after else 0,
-        cols_split_tree=COLS_SPLIT_TREE_BLOCK if op.after else 0,
+        cols_split_tree=COLS_SPLIT_TREE_BLOCK if op.after and _split_tree_pays(op) else 0, align_hint=True,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
@@ -239,6 +254,14 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",
     )
+
+
+def _split_tree_pays(op: ir.Op) -> bool:
+    """Whether the cols kernels take tl.split's tree form at COLS_SPLIT_TREE_BLOCK columns: one
+    stage of one reduction whose combiner keeps one state component, no output over the reduce
+    axis (what they hold besides the tree stays small)."""
+    return (op.stages == 1 and not op.mapped and len(op.reductions) == 1
+            and len(combiners.get(op.reductions[0].combiner).state) == 1)
 
 
 # `reduce N1, N2 as N`: how each target reaches the merged position n1*N2 + n2. On cuda the

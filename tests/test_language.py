@@ -284,6 +284,43 @@ def test_nansum_and_vector_norm(target, dtype):
         assert_accurate(got, torch.linalg.vector_norm(x.double(), ord_, dim=1), dtype)
 
 
+POWERS = """op {name}
+in   x[M, N] : f32
+param p = 2
+out  y[M]    : f32
+acc  f32
+reduce N: s = sum({term})
+y = s
+"""
+
+
+def _build_text(tmp_path: Path, name: str, term: str, target: str):
+    spec = tmp_path / f"{name}.red"
+    spec.write_text(POWERS.format(name=name, term=term))
+    assert main(["build", str(spec), "--target", target, "--out", str(tmp_path), "--no-empirical"]) == 0
+    mod_spec = importlib.util.spec_from_file_location(f"_pow_{name}_{target}", tmp_path / target / f"{name}.py")
+    mod = importlib.util.module_from_spec(mod_spec)
+    sys.modules[mod_spec.name] = mod  # triton reads kernel source through the module
+    mod_spec.loader.exec_module(mod)
+    return getattr(mod, name)
+
+
+@pytest.mark.parametrize("target", ["cuda", "ascend"])
+def test_a_parameter_power_is_exact_at_2_and_1(target, tmp_path):
+    """`x ** p` for a parameter p (exprs._pow_helper: _rg_powp): at p = 2 exactly x * x and at
+    p = 1 exactly x, bit for bit, a negative base too (torch.pow's values); any other p is
+    exp(p * log(x)), NaN for a negative base. vector_norm's ord = 2 (the default) took an exp and a
+    log an element before (H100: 0.50 of torch's speed, docs/gpu_2026_11_26/README.md run 26)."""
+    powered = _build_text(tmp_path, "powered", "x ** p", target)
+    squares = _build_text(tmp_path, "squares", "x * x", target)
+    plain = _build_text(tmp_path, "plain", "x", target)
+    x = randn(3, 300)  # about half negative
+    assert torch.equal(powered(x, -1), squares(x, -1))
+    assert torch.equal(powered(x, -1, p=1.0), plain(x, -1))
+    assert torch.isnan(powered(x, -1, p=3.0)).all()  # every row has a negative base
+    assert_accurate(powered(x.abs(), -1, p=3.0), (x.abs().double() ** 3).sum(-1), torch.float32)
+
+
 # --- a mean over two non-adjacent axes ---------------------------------------------------------------
 @pytest.mark.parametrize("target", ["cuda", "ascend"])
 def test_mean_over_two_non_adjacent_axes(target):

@@ -12,6 +12,7 @@ a floating-point operation: the order and the bits stay the same (measured bit f
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import os
 import subprocess
@@ -19,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 from redgen import targets
 
@@ -53,18 +55,20 @@ def test_every_reduction_kernel_leaves_the_targets_integers_unspecialized(target
     assert ("K" in t.unspecialized) == (target == "ascend")
 
 
-# Compiles (for sm_90, on the CPU: Triton ships ptxas) a cols kernel of mean the way a launch on a
-# contiguous bf16 [16, 2048, 2048] tensor specializes it: each integer argument that is 1 becomes a
-# constant and each multiple of 16 is known as one, unless the kernel says do_not_specialize.
-# Prints the widths of its global loads.
+# Compiles (for sm_90, on the CPU: Triton ships ptxas) a kernel of mean the way a launch on a
+# contiguous bf16 [M, N, K] tensor specializes it: each integer argument that is 1 becomes a
+# constant and each multiple of 16 is known as one, unless the kernel says do_not_specialize;
+# ALIGN as the launcher passes it (or as the test forces it). Prints the widths of its global loads.
 _LOADS = """
 import importlib, json, re, sys
 import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
-k = getattr(importlib.import_module("generated.cuda.mean"), sys.argv[1])
-consts = {"WIDE": False, "BLOCK": 32, "LANES": 256, "LOG2_LANES": 8, "PAIRS": True, "UNROLL": 1}
-M, N, K = 16, 2048, 2048
+name, (M, N, K, align) = sys.argv[1], map(int, sys.argv[2:6])
+k = getattr(importlib.import_module("generated.cuda.mean"), name)
+cols = "cols" in name
+consts = {"WIDE": False, "BLOCK": 32 if cols else 1, "LANES": 256, "LOG2_LANES": 8, "PAIRS": True,
+          "UNROLL": 1 if cols else 8, "ALIGN": align}
 values = {"s_in_0_m": N * K, "s_in_0_n": K, "s_in_0_k": 1, "s_out_0_m": K, "s_out_0_k": 1, "M": M, "N": N, "K": K,
           "R": M * K, "CHUNK": 4096, "NUM_CHUNKS": 1, "PID0": 0}
 sig, constexprs, attrs = {}, {}, {}
@@ -87,14 +91,99 @@ print(json.dumps(sorted(set(re.findall(r"ld\\.global(?:\\.[a-z0-9]+)*", ptx)))))
 """
 
 
-@pytest.mark.parametrize("kernel", ["_k_cols_fused", "_k_cols_partial0"])
-def test_a_cols_kernel_loads_16_byte_vectors_where_k_is_a_multiple_of_16(kernel, tmp_path):
+def _loads(tmp_path, kernel, m, n, k, align) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}  # triton.jit, not the interpreter
     script = tmp_path / "loads.py"  # a file: triton.jit reads its kernel's source
     script.write_text(_LOADS)
-    out = subprocess.run([sys.executable, str(script), kernel], capture_output=True, text=True, env=env,
-                         timeout=300, cwd=ROOT)
+    out = subprocess.run([sys.executable, str(script), kernel, str(m), str(n), str(k), str(align)],
+                         capture_output=True, text=True, env=env, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
-    loads = json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("kernel", ["_k_cols_fused", "_k_cols_partial0"])
+def test_a_cols_kernel_loads_16_byte_vectors_where_k_is_a_multiple_of_16(kernel, tmp_path):
+    loads = _loads(tmp_path, kernel, 16, 2048, 2048, 16)
     assert any(".v4." in f for f in loads), loads
     assert not any(f.endswith((".b16", ".u16")) for f in loads), loads  # no element-wise loads of the tile
+
+
+@pytest.mark.parametrize(("align", "vectors"), [(8, True), (1, False)])
+def test_align_gives_a_cols_kernel_vectors_where_k_is_a_multiple_of_8_only(align, vectors, tmp_path):
+    """K = 1000: Triton's own specialization sees no multiple of 16, so without ALIGN (1) every
+    element is a 2-byte load; the launcher's ALIGN 8 makes them 16-byte vectors."""
+    loads = _loads(tmp_path, "_k_cols_fused", 16, 1000, 1000, align)
+    assert any(".v4." in f for f in loads) is vectors, loads
+    assert any(f.endswith((".b16", ".u16")) for f in loads) is not vectors, loads
+
+
+def _aligns(mod, monkeypatch, names=None):
+    """The ALIGN of every launch of `mod` from now on (no call replays a recorded one); the
+    launched kernels' names into `names` if given."""
+    monkeypatch.setattr(mod, "_PLANS", {})
+    seen = []
+    go = mod._go
+
+    def spy(kernel, grid, args, consts):
+        seen.append(consts.get("ALIGN"))
+        if names is not None:
+            names.append(kernel.fn.__name__)
+        return go(kernel, grid, args, consts)
+
+    monkeypatch.setattr(mod, "_go", spy)
+    return seen
+
+
+@pytest.mark.parametrize(("make", "dim", "align"), [
+    (lambda: torch.randn(2, 40, 24), 1, 8),  # cols: K 24, strides 960 and 24
+    (lambda: torch.randn(2, 40, 20), 1, 4),
+    (lambda: torch.randn(2, 40, 21), 1, 1),
+    (lambda: torch.randn(2, 40, 48), 1, 16),
+    (lambda: torch.randn(2, 40, 48)[:, :, :40], 1, 8),  # K 40 in rows of 48
+    (lambda: torch.randn(3, 1000), 1, 8),  # rows: N 1000, stride 1000
+    (lambda: torch.randn(3, 1004)[:, :1000], 1, 4),  # N 1000 in rows of 1004
+    (lambda: torch.randn(3, 999), 1, 1),
+])
+def test_align_divides_the_lengths_and_strides_of_the_kernel_it_is_given_to(make, dim, align, monkeypatch):
+    mod = importlib.import_module("generated.cuda.mean")
+    x = make()
+    seen = _aligns(mod, monkeypatch)
+    y = mod.mean(x, dim)
+    assert seen and set(seen) == {align}
+    # The rebinding x // ALIGN * ALIGN leaves every integer as it was: the same bits as with ALIGN 1.
+    monkeypatch.setattr(mod, "_align", lambda *values: 1)
+    monkeypatch.setattr(mod, "_PLANS", {})  # not the recorded launches of the call above
+    seen.clear()
+    assert torch.equal(mod.mean(x, dim), y)
+    assert seen and set(seen) == {1}
+
+
+def test_an_align_that_does_not_divide_changes_the_result(monkeypatch):
+    """The check above can fail: an ALIGN of 16 at K 20 rebinds K to 16 and the strides to
+    multiples of 16, and the kernels read other elements."""
+    mod = importlib.import_module("generated.cuda.mean")
+    x = torch.randn(2, 40, 20)
+    seen = _aligns(mod, monkeypatch)
+    y = mod.mean(x, 1)
+    monkeypatch.setattr(mod, "_align", lambda *values: 16)
+    monkeypatch.setattr(mod, "_PLANS", {})
+    assert not torch.equal(mod.mean(x, 1), y)
+    assert seen == [4, 16]
+
+
+def test_align_reaches_mapped_outputs_and_the_row_kernel(monkeypatch):
+    """softmax_held (softmax's rows of up to 8192): its outputs are over the reduce axis (their
+    strides are hinted too), and its rows are held on chip (the row kernel)."""
+    mod = importlib.import_module("generated.cuda.softmax_held")
+    for x, dim, align, kernel in ((torch.randn(3, 40, 24), 1, 8, "_k_cols_fused"),
+                                  (torch.randn(5, 1000), 1, 8, "_k_rows_row")):
+        names = []
+        seen = _aligns(mod, monkeypatch, names)
+        y = mod.softmax_held(x, dim)
+        assert names == [kernel] and seen == [align], (names, seen)
+        monkeypatch.setattr(mod, "_align", lambda *values: 1)
+        monkeypatch.setattr(mod, "_PLANS", {})
+        seen.clear()
+        assert torch.equal(mod.softmax_held(x, dim), y)
+        assert seen == [1]
+        monkeypatch.undo()

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from redgen import __version__, combiners, sym, targets
 from redgen.errors import BadSplit, BadTile, NotInvariant
-from redgen.plan import ORDER_FIELDS, SPLIT_BELOW_ONCE, Plan
+from redgen.plan import ALIGN_MAX, ORDER_FIELDS, SPLIT_BELOW_ONCE, Plan
 from redgen.verify.certificate import (
     BOUND,
     BOUND_TEXT,
@@ -310,6 +310,10 @@ def prove(plan: Plan) -> Certificate:
             "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
             "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
             "floating-point operations in the same order",
+            *((f"the launcher's ALIGN (the largest power of two, at most {ALIGN_MAX}, dividing the lengths and "
+               "strides a kernel multiplies an index by) and the kernels' rebinding of each as x // ALIGN * ALIGN: the "
+               "same integers, of which the compiler then knows more (which loads are vectors); no "
+               "floating-point operation changes",) if plan.align_hint else ()),
             *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ) if plan.notes is None else (
