@@ -217,6 +217,8 @@ class ModuleCtx:
     ws_slots: int  # float32 workspace rows per stage (split path)
     unspecialized: tuple[str, ...]  # the kernels' do_not_specialize (targets.Target.unspecialized)
     cols_split_tree: int  # plan.Plan.cols_split_tree
+    cols_short_block: int = 0  # plan.Plan.cols_short_block, for rows of at most cols_short_n
+    cols_short_n: int = 0
     # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
     # the integers hinted() names; the launcher computes it over align_rows / align_cols.
     align_max: int = 0
@@ -594,7 +596,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         chunk=order.chunk.py(sizes), num_chunks=order.num_chunks.py(sizes),
         split_below=plan.split_below, finish_block=plan.finish_block, copy_rule=plan.copy_rule,
         unspecialized=targets.get(plan.target).unspecialized,
-        cols_split_tree=plan.cols_split_tree,
+        cols_split_tree=plan.cols_split_tree, cols_short_block=plan.cols_short_block, cols_short_n=plan.cols_short_n,
         **_align(plan, op, names, outputs, nest),
         n_totals=sum(st.tot_slot is not None for rc in reductions for st in rc.state),
         ws_slots=max((sum(st.ws == "ws" for rc in sc.reductions for st in rc.state) for sc in stages), default=0),

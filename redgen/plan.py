@@ -69,6 +69,17 @@ COLS_UNROLL = 1
 # H100 it lost at every point (run 24: softmax_held bf16 256 x 256 x 4096 41.7 ms against 1.05,
 # var f32 16 x 2048 x 2048 275 against 179 us; sum and nansum gained 1.16x and 1.10x).
 COLS_SPLIT_TREE_BLOCK = 32
+# cuda, the same ops: rows of at most COLS_SHORT_TILES tiles (N <= 512 at 256 lanes) take column
+# blocks of COLS_SHORT_BLOCK where K holds one. A program's walk is then one or two tiles, and a
+# wider tile keeps more bytes in flight for its lane tree. On an H100 (docs/gpu_2026_11_26/README.md
+# runs 27-28, bits equal) 64 columns and 4 warps against 32, mean: bf16 256 x 256 x 4096 276 -> 213 us,
+# 4096 x 64 x 512 412 -> 299, f32 1024 x 128 x 1024 317 -> 290; at N 2048-4096 no gain (bf16
+# 8 x 4096 x 512 10.2 -> 14.2); 8 warps and 128 columns lost. Run 28: sum 0.626 -> 0.716 of torch,
+# amax and amin 0.758 -> 0.823 (bf16 gains, f32 even to 10% slower at N <= 128); nansum, whose
+# element is where(x != x, 0, x), lost in bf16 (256 x 256 x 4096 334 -> 382 us), so only a
+# reduction of the input itself takes it (plan_cuda: short_block).
+COLS_SHORT_TILES = 2
+COLS_SHORT_BLOCK = 64
 # cuda: Triton learns of an integer argument only whether it is 1 or a multiple of 16. Where a row
 # of the [M, N, K] view starts at a multiple of 8 elements but not of 16 (K or N = 1000), it then
 # cannot prove a tile's row aligned and loads it element by element. The launcher passes ALIGN, the
@@ -165,6 +176,10 @@ class Plan:
     cols_split_tree: int = 0
     # cuda: the kernels take ALIGN (ALIGN_MAX) and rebind the lengths and strides it divides.
     align_hint: bool = False
+    # cuda: the cols kernels' block where N <= cols_short_n (COLS_SHORT_BLOCK, COLS_SHORT_TILES);
+    # 0: none.
+    cols_short_block: int = 0
+    cols_short_n: int = 0
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -233,6 +248,10 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     if op.after:
         kernels.append(Kernel("cols", "K > 1", block_k, sym.mul(m, sym.cdiv(k, sym.const(block_k))), warps))
     order = _order(op)
+    split_tree = bool(op.after) and _split_tree_pays(op)  # the cols kernels' tree form
+    # Their block at short rows: a reduction of the input itself, walked in place (a merged reduce
+    # axis divides each position, not measured with it).
+    short_block = split_tree and isinstance(op.reductions[0].expr, ir.Ref) and not op.reduce_axes
     # The row kernel pays where a spec reads the row more than once: outputs over the reduce
     # axis (a sweep after the reductions) or a second stage. A merged reduce axis (nest) keeps
     # the chunked walk.
@@ -244,7 +263,9 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL, cols_unroll=COLS_UNROLL if op.after else 0,
-        cols_split_tree=COLS_SPLIT_TREE_BLOCK if op.after and _split_tree_pays(op) else 0, align_hint=True,
+        cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
+        cols_short_block=COLS_SHORT_BLOCK if short_block else 0,
+        cols_short_n=COLS_SHORT_TILES * order.lanes.eval({}) if short_block else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(

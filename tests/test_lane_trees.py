@@ -327,3 +327,27 @@ def test_a_two_stage_cols_kernel_pairs_at_a_full_column_block(monkeypatch):
     assert torch.allclose(mod.var(x, 1), x.double().var(1).float(), atol=1e-4)
     cols = [c for name, c in seen if name.startswith("_k_cols")]
     assert cols and all(c["BLOCK"] == 32 and c["PAIRS"] is True for c in cols)
+
+
+@pytest.mark.parametrize(("name", "block"), [("mean", 64), ("sum", 64), ("amax", 64), ("amin", 64), ("nansum", 32),
+                                             ("var", 32)])
+def test_short_rows_take_a_wider_column_block_where_it_paid(name, block, monkeypatch):
+    """Rows of at most two tiles (N <= 512) and K >= 64: a reduction of the input itself takes
+    64 columns (plan.COLS_SHORT_BLOCK; H100 runs 27-28), the others keep 32. The block is a kernel
+    shape: the columns a 32-column block computes have the same bits."""
+    mod = importlib.import_module(f"generated.cuda.{name}")
+    fn = getattr(mod, name)
+    seen = []
+    go = mod._go
+    monkeypatch.setattr(mod, "_go", lambda kernel, grid, args, consts: (seen.append((kernel.fn.__name__, consts)),
+                                                                        go(kernel, grid, args, consts))[1])
+    monkeypatch.setattr(mod, "_PLANS", {})
+    x = torch.randn(2, 300, 70)
+    y = fn(x, 1)
+    assert [c["BLOCK"] for k, c in seen if k.startswith("_k_cols")] == [block]
+    seen.clear()
+    assert torch.equal(fn(x[:, :, :40].contiguous(), 1), y[:, :40])  # K 40: a block of 32 (and 8)
+    assert {c["BLOCK"] for k, c in seen if k.startswith("_k_cols")} == {32}
+    seen.clear()
+    fn(torch.randn(2, 600, 70), 1)  # N 600: three tiles
+    assert {c["BLOCK"] for k, c in seen if k.startswith("_k_cols")} == {32}
