@@ -176,10 +176,11 @@ class Plan:
     cols_split_tree: int = 0
     # cuda: the kernels take ALIGN (ALIGN_MAX) and rebind the lengths and strides it divides.
     align_hint: bool = False
-    # cuda: the cols kernels' block where N <= cols_short_n (COLS_SHORT_BLOCK, COLS_SHORT_TILES);
+    # cuda: the cols kernels' block where N is at most cols_short_tiles tiles (COLS_SHORT_BLOCK,
+    # COLS_SHORT_TILES; in tiles: the lanes are a number only once the verifier has passed them);
     # 0: none.
     cols_short_block: int = 0
-    cols_short_n: int = 0
+    cols_short_tiles: int = 0
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -265,7 +266,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL, cols_unroll=COLS_UNROLL if op.after else 0,
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
         cols_short_block=COLS_SHORT_BLOCK if short_block else 0,
-        cols_short_n=COLS_SHORT_TILES * order.lanes.eval({}) if short_block else 0,
+        cols_short_tiles=COLS_SHORT_TILES if short_block else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(

@@ -168,7 +168,9 @@ def test_schedule_from_sizes_alone(gen):
     # 2**31 + 5 rows of one element: 2**31 + 5 programs, the fused path, int64
     assert mod._schedule(BIG, 1, 1) == (4096, 1, "rows", 1, BIG, 4, False, True)
     # [lanes, cols] kernel: 2**31 + 5 columns k
-    assert mod._schedule(1, 2, BIG)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)  # specs/sum.red: tile K = 32
+    # rows of at most two tiles take 64 columns (plan.COLS_SHORT_BLOCK), longer ones specs/sum.red's tile K = 32
+    assert mod._schedule(1, 2, BIG)[2:] == ("cols", 64, -(-BIG // 64), 4, False, True)
+    assert mod._schedule(1, 513, BIG)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)
     # rows near the limit: R + BLOCK (or the finish pass's FINISH_BLOCK) must fit
     assert not mod._schedule(2**31 - 1 - 128, 1, 1)[7] and mod._schedule(2**31 - 128, 1, 1)[7]
 
