@@ -64,7 +64,7 @@ class Combiner:
     # state. One fixed sequence of operations; the templates print it as it is.
     body: tuple[str, ...]
     doc: tuple[str, ...]  # comment lines above the body, saying why it is written so
-    kind: str  # how the verifier classifies it: "value", "index" or "scaled_pair"
+    kind: str  # how the verifier classifies it: "value", "index", "scaled_pair" or "moments"
     rule: str  # what one combine does, in the certificate's words
     # Ascend Unified Buffer bytes per tile element beyond one f32 accumulator and the
     # one shared temporary plan.ub_usage counts for every reduction: the other state
@@ -235,6 +235,51 @@ SOFTMAX_STATS = Combiner(
                "+inf max gives NaN in both (exp(inf - inf) there, m - m here); a NaN propagates through lo"),
 )
 
+def _welford_ref(v):
+    # The mean and the sum of squared deviations from it, over the elements; an empty
+    # row's are 0 and 0, the combiner's identity (its count is 0).
+    mean = v.mean(dim=1, keepdim=True) if v.shape[1] else v.sum(dim=1, keepdim=True)
+    return mean, ((v - mean) ** 2).sum(dim=1, keepdim=True)
+
+
+# Welford's (mean, m2, count) states, where m2 is the sum of squared deviations from the mean:
+# one read gives what var's two passes (the mean, then the deviations) give in two, as torch's
+# var and std compute it. The per-element combine takes one division (b's weight in the merged
+# mean); the lane tree takes none per node: the count and the weighted means are summed, the
+# mean divided once per row, and every lane's m2 moved to it (m2_j + n_j * (mean_j - mean)^2,
+# exact in real arithmetic), in sum's pairwise trees.
+WELFORD = Combiner(
+    name="welford",
+    state=(Component("", "f32", "0.0", "{v}"), Component("q", "f32", "0.0", "0.0"),
+           Component("c", "f32", "0.0", "1.0")),
+    results=(0, 1), index=False, empty_raises=False,
+    body=("n = a2 + b2",
+          "w = tl.where(n == 0.0, 0.0, b2 / n)",
+          "d = b0 - a0",
+          "return a0 + d * w, a1 + b1 + d * d * a2 * w, n"),
+    doc=("Welford's (mean, m2, count) states, m2 the sum of squared deviations from the mean:",
+         "the merged mean moves a's by b's weight count_b / count; m2 gains d^2 * count_a * that",
+         "weight, d the difference of the means (Chan et al.'s pairwise update). Two empty",
+         "states (count 0) give the empty state. NaN and infinities propagate to NaN, as the",
+         "two-pass formula's."),
+    kind="moments",
+    rule=("(mean, m2, count) states: n = n1 + n2, w = n2 / n (0 when n is 0), d = mean2 - mean1, "
+          "mean = mean1 + d * w, m2 = m1_2 + m2_2 + d * d * n1 * w, rounded in that written order (no "
+          "FMA); an element is (x, 0, 1). Lane j folds its elements in order with this combine; the lanes "
+          "meet as: n = the pairwise-tree sum of the lane counts, mean = the pairwise-tree sum of "
+          "count_j * mean_j divided by n (0 when n is 0), m2 = the pairwise-tree sum of "
+          "m2_j + count_j * (mean_j - mean)^2; chunk partials combine left to right with this combine. "
+          "Every step is fixed by LANES and the chunk length"),
+    # the m2 and count accumulators, their lifted tiles and the combine's four temporaries
+    ub_extra=32,
+    reference=_welford_ref,
+    tree=("n = _tree_sum(v2, ROWS, LANES, LOG2_LANES{pairs})",
+          "m = tl.where(n == 0.0, 0.0, _tree_sum(v2 * v0, ROWS, LANES, LOG2_LANES{pairs}) / n)",
+          "d = v0 - tl.reshape(m, [ROWS, 1])",
+          "return m, _tree_sum(v1 + v2 * (d * d), ROWS, LANES, LOG2_LANES{pairs}), n"),
+    tree_uses=("sum",),
+)
+
 COMBINERS: dict[str, Combiner] = {c.name: c for c in (
     # IEEE addition is commutative bit for bit (signed zeros, infinities and NaN included).
     _value("sum", "0.0", "a0 + b0", "a + b", lambda v: v.sum(dim=1, keepdim=True), False, commutative=True),
@@ -250,10 +295,11 @@ COMBINERS: dict[str, Combiner] = {c.name: c for c in (
     _arg("argmax"),
     _arg("argmin"),
     SOFTMAX_STATS,
+    WELFORD,
 )}
 
 # What the verifier knows how to classify; a combiner of another kind is refused.
-KINDS = ("value", "index", "scaled_pair")
+KINDS = ("value", "index", "scaled_pair", "moments")
 
 
 def used(names) -> tuple[str, ...]:

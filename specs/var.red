@@ -1,19 +1,18 @@
 # var over one axis (or a run of axes) of any tensor, as torch.var(x, dim, correction=1):
-# two passes, the mean first, then the sum of squared deviations from it (no
-# cancellation of sum(x^2) - sum(x)^2). N - correction <= 0 divides by 0: inf or
-# nan, as torch (one element with correction 1: 0 / 0 = nan).
+# one read with Welford's combiner, as torch: the mean and m2, the sum of squared
+# deviations from it, together (no cancellation of sum(x^2) - sum(x)^2, and no second
+# read for the deviations). N - correction <= 0 divides by 0: inf or nan, as torch
+# (one element with correction 1: 0 / 0 = nan).
 # The launcher views the input as x[M, N, K].
 op var
 param correction = 1
 in   x[M, N, K] : f32 | f16 | bf16
 out  y[M, K]    : like x
 acc  f32
-reduce N: s = sum(x)
-mu = s / N
-d = x - mu
-reduce N: ss = sum(d * d)
-y = ss / max(N - correction, 0)
-tile   N = 256, K = 32           # K: columns a cols program takes (H200 sweep, docs/gpu_2026_11_26/README.md)
+reduce N: (mu, m2) = welford(x)
+y = m2 / max(N - correction, 0)
+tile   N = 256, K = 16           # K: columns a cols program takes (H100, docs/gpu_2026_11_26/README.md run 30: 32 spilled the three-component state)
 split  N fixed_size 4096
+short  N <= 8192 : var_held      # rows of up to 8192: two passes over the row held on chip, no division an element (run 30)
 warps  4
 cores  40

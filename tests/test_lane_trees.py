@@ -315,7 +315,8 @@ def test_a_cols_kernel_takes_the_split_form_at_a_full_column_block(k, split_belo
 
 @pytest.mark.parametrize(("name", "split_tree"), [
     ("sum", True), ("mean", True), ("nansum", True), ("amax", True), ("amin", True),
-    ("var", False),  # two stages
+    ("var_held", False),  # two stages
+    ("var", False),  # a three-component state (welford)
     ("logsumexp", False), ("softmax", False),  # a two-component state (softmax_stats)
     ("softmax_held", False), ("log_softmax_held", False),  # two stages and outputs over the reduce axis
 ])
@@ -329,16 +330,16 @@ def test_the_split_tree_form_only_where_a_kernel_holds_one_reductions_state(name
 
 
 def test_a_two_stage_cols_kernel_pairs_at_a_full_column_block(monkeypatch):
-    mod = importlib.import_module("generated.cuda.var")
+    mod = importlib.import_module("generated.cuda.var_held")
     seen = _launches(mod, monkeypatch)
     x = torch.randn(2, 300, 40)
-    assert torch.allclose(mod.var(x, 1), x.double().var(1).float(), atol=1e-4)
+    assert torch.allclose(mod.var_held(x, 1), x.double().var(1).float(), atol=1e-4)
     cols = [c for name, c in seen if name.startswith("_k_cols")]
     assert cols and all(c["BLOCK"] == 32 and c["PAIRS"] is True for c in cols)
 
 
 @pytest.mark.parametrize(("name", "block"), [("mean", 64), ("sum", 64), ("amax", 64), ("amin", 64), ("nansum", 32),
-                                             ("var", 32)])
+                                             ("var_held", 32)])
 def test_short_rows_take_a_wider_column_block_where_it_paid(name, block, monkeypatch):
     """Rows of at most two tiles (N <= 512) and K >= 64: a reduction of the input itself takes
     64 columns (plan.COLS_SHORT_BLOCK; H100 runs 27-28), the others keep 32. The block is a kernel
