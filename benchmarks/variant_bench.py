@@ -37,6 +37,9 @@ TORCH = {
     "softmax_held": torch.softmax,
     "log_softmax_held": torch.log_softmax,
     "vector_norm": lambda x, dim: torch.linalg.vector_norm(x, dim=dim),
+    # var's and std's short rows (specs/var.red, std.red) against torch's op
+    "var_held": torch.var,
+    "std_held": torch.std,
 }
 
 

@@ -94,8 +94,7 @@ class StateCtx:
     dtype: str  # tl.float32 | tl.int32
     identity: str
     ws: str  # the split path's workspace of its dtype: ws (float32) | iws (int32)
-    slot: int  # its row in that workspace, within its stage
-    tot_slot: int | None  # its row in the totals buffer (float32 components); None: not stored
+    slot: int  # its row in that workspace (every stage's partials have rows of their own)
 
 
 @dataclass(frozen=True)
@@ -213,8 +212,7 @@ class ModuleCtx:
     split_below: int
     finish_block: int
     copy_rule: str
-    n_totals: int  # rows of the split path's totals buffer (float32 state components)
-    ws_slots: int  # float32 workspace rows per stage (split path)
+    ws_slots: int  # float32 workspace rows, all stages' (split path)
     unspecialized: tuple[str, ...]  # the kernels' do_not_specialize (targets.Target.unspecialized)
     cols_split_tree: int  # plan.Plan.cols_split_tree
     cols_short_block: int = 0  # plan.Plan.cols_short_block, for rows of at most cols_short_n
@@ -230,13 +228,13 @@ class ModuleCtx:
     map_inputs: tuple[str, ...] = ()  # inputs loaded per element by the sweep
     map_elem_locals: dict[str, tuple[ValueCtx, ...]] | None = None  # kernel shape -> locals per element
     map_row_locals: tuple[ValueCtx, ...] = ()  # per-row locals the mapped outputs read
-    map_totals: tuple[ReductionCtx, ...] = ()  # reductions the mapped outputs read (split path loads them)
+    map_totals: tuple[ReductionCtx, ...] = ()  # reductions the mapped outputs read (split path folds their partials)
     reduced_reads: tuple[str, ...] = ()  # reductions the reduced outputs read
     # ascend only (the cuda templates never read them)
     cores: int | None = None  # fixed core budget; None: `cores auto`
     ub: object = None  # plan.UBUsage
     # int32 state components (argmax/argmin indices)
-    arg_slots: int = 0  # int32 workspace rows per stage (split path); 0: none
+    arg_slots: int = 0  # int32 workspace rows, all stages' (split path); 0: none
     index_op: bool = False  # every output is an index: the launcher takes no `dtype=`
     # An output is a reduction torch has no value for over an empty axis (max, min,
     # argmax, argmin): the launcher raises, naming this combiner. None: it computes.
@@ -469,14 +467,17 @@ _WORKSPACE = {"f32": "ws", "index": "iws"}
 
 def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Target,
                 lean: tuple[str, ...] = ()) -> list[ReductionCtx]:
-    """Every reduction's state, named and placed (workspace rows per stage, totals rows),
-    stage by stage; each element lifted into a state as its combiner's record says. An
-    index component takes the target's index type and identity (targets.Target.index_*)."""
+    """Every reduction's state, named and placed (its workspace rows), stage by stage; each
+    element lifted into a state as its combiner's record says. An index component takes the
+    target's index type and identity (targets.Target.index_*).
+
+    On the split path a later kernel (the next stage's partials, the outputs) folds an earlier
+    stage's chunk partials itself, while the kernels of its own stage store theirs: every
+    stage's partials keep rows of their own in the workspace."""
     types = {"f32": "tl.float32", "index": target.index_type}
     out = []
-    tot_slot = 0
+    slots = dict.fromkeys(_WORKSPACE.values(), 0)
     for stage in range(op.stages):
-        slots = dict.fromkeys(_WORKSPACE.values(), 0)
         for i, r in enumerate(op.reductions):
             if r.stage != stage:
                 continue
@@ -487,12 +488,10 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                 if comp.identity == combiners.INDEX_MAX:
                     comp = replace(comp, identity=target.index_max)
                 ws = _WORKSPACE[comp.dtype]
-                stored = comp.dtype == "f32"  # later stages and the map kernel read float totals only
                 state.append(StateCtx(f"{own}_{comp.suffix}acc", f"{own}_{comp.suffix}part",
                                       f"{own}_{comp.suffix}tot", types[comp.dtype], comp.identity, ws,
-                                      slots[ws], tot_slot if stored else None))
+                                      slots[ws]))
                 slots[ws] += 1
-                tot_slot += stored
             lifts, full_lifts, tree = {}, {}, {}
             for sh in shapes:
                 v = render(r.expr, _namer(op, sh, names))
@@ -599,8 +598,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         cols_split_tree=plan.cols_split_tree, cols_short_block=plan.cols_short_block,
         cols_short_n=plan.cols_short_tiles * lanes,
         **_align(plan, op, names, outputs, nest),
-        n_totals=sum(st.tot_slot is not None for rc in reductions for st in rc.state),
-        ws_slots=max((sum(st.ws == "ws" for rc in sc.reductions for st in rc.state) for sc in stages), default=0),
+        ws_slots=sum(st.ws == "ws" for rc in reductions for st in rc.state),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
         map_inputs=tuple(names("input", i) for i in map_inputs),
         map_elem_locals=_elem_locals(op, map_elem, shapes, names),
@@ -610,8 +608,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         reduced_reads=tuple(sorted(names("reduce", r)
                                    for r in reductions_read([o.expr for o in op.outputs if not o.mapped], op))),
         cores=plan.cores, ub=plan.ub,
-        arg_slots=max((sum(st.ws == "iws" for rc in sc.reductions for st in rc.state) for sc in stages),
-                      default=0),
+        arg_slots=sum(st.ws == "iws" for rc in reductions for st in rc.state),
         index_op=index_op, empty_raises=_empty_raises(op),
         index_extreme=next((r.spec.extreme for r in op.reductions if r.index), ""),
         signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,

@@ -34,6 +34,7 @@ import triton.language as tl
 
 from redgen import combiners, plan
 from redgen.pipeline import build_spec
+from tests.launch_spy import launches
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "tests" / "specs" / "examples" / "argmax_and_sum.red"
@@ -279,21 +280,6 @@ def test_the_pair_forms_are_emitted_and_certified_on_cuda_only():
         assert not any("pairwise lane tree of" in n for n in ascend.certificate.not_order_shaping)
 
 
-def _launches(mod, monkeypatch) -> list:
-    """(kernel name, constexprs) of every launch of `mod` from now on: no call replays a
-    recorded one (its launches would not pass through _go)."""
-    monkeypatch.setattr(mod, "_PLANS", {})
-    seen = []
-    go = mod._go
-
-    def spy(kernel, grid, args, consts):
-        seen.append((kernel.fn.__name__, consts))
-        return go(kernel, grid, args, consts)
-
-    monkeypatch.setattr(mod, "_go", spy)
-    return seen
-
-
 @pytest.mark.parametrize(("k", "split_below", "pairs"), [(40, 0, False), (40, 1 << 62, False), (4, 0, True),
                                                          (4, 1 << 62, True)])
 def test_a_cols_kernel_takes_the_split_form_at_a_full_column_block(k, split_below, pairs, monkeypatch):
@@ -301,7 +287,7 @@ def test_a_cols_kernel_takes_the_split_form_at_a_full_column_block(k, split_belo
     4 fitted to K, two-element reduces. Fused (SPLIT_BELOW 0) and split path alike; the rows
     kernels keep theirs."""
     mod = importlib.import_module("generated.cuda.mean")
-    seen = _launches(mod, monkeypatch)
+    seen = launches(mod, monkeypatch)
     monkeypatch.setattr(mod, "SPLIT_BELOW", split_below)
     x = torch.randn(2, 4500, k)
     assert torch.allclose(mod.mean(x, 1), x.double().mean(1).float(), atol=1e-5)
@@ -331,7 +317,7 @@ def test_the_split_tree_form_only_where_a_kernel_holds_one_reductions_state(name
 
 def test_a_two_stage_cols_kernel_pairs_at_a_full_column_block(monkeypatch):
     mod = importlib.import_module("generated.cuda.var_held")
-    seen = _launches(mod, monkeypatch)
+    seen = launches(mod, monkeypatch)
     x = torch.randn(2, 300, 40)
     assert torch.allclose(mod.var_held(x, 1), x.double().var(1).float(), atol=1e-4)
     cols = [c for name, c in seen if name.startswith("_k_cols")]
@@ -346,7 +332,7 @@ def test_short_rows_take_a_wider_column_block_where_it_paid(name, block, monkeyp
     shape: the columns a 32-column block computes have the same bits."""
     mod = importlib.import_module(f"generated.cuda.{name}")
     fn = getattr(mod, name)
-    seen = _launches(mod, monkeypatch)
+    seen = launches(mod, monkeypatch)
     x = torch.randn(2, 300, 70)
     y = fn(x, 1)
     assert [c["BLOCK"] for k, c in seen if k.startswith("_k_cols")] == [block]

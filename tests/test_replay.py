@@ -108,14 +108,21 @@ def test_a_replay_gives_the_general_paths_bits(op, monkeypatch):
     assert _same(got, want)
 
 
-def test_the_split_path_replays_its_workspaces(monkeypatch):
-    mod = _mod("softmax")
-    monkeypatch.setattr(mod, "SHORT_MAX", 0)  # a row of 4200 is short: this module's own split path
+@pytest.mark.parametrize(("op", "n_scratch"), [("softmax", 1), ("argmax", 2)])
+def test_the_split_path_replays_its_workspaces(op, n_scratch, monkeypatch):
+    """softmax: partial, map (which folds the partials); argmax: partial, finish (the outputs);
+    argmax's partials are values and indices: two workspaces."""
+    mod = _mod(op)
+    if hasattr(mod, "SHORT_MAX"):
+        monkeypatch.setattr(mod, "SHORT_MAX", 0)  # a row of 4200 is short: this module's own split path
+    monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS["split"])
     mod._PLANS.clear()
-    mod.softmax(_x(3, 4200), 1)
+    x = _x(3, 4200)
+    want = getattr(mod, op)(x, 1)
     (plan,) = mod._PLANS.values()
     launches, scratch = plan[5], plan[4]
-    assert len(launches) == 3 and len(scratch) == 2  # partial, finish, map; ws and totals
+    assert len(launches) == 2 and len(scratch) == n_scratch
+    assert _same(getattr(mod, op)(x, 1), want)  # the replay
 
 
 def _no_plan(mod, fn, *args, **kw):
