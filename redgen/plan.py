@@ -39,6 +39,11 @@ FINISH_BLOCK = 128  # rows per program in the split path's second pass
 #   cols_rows.md): 128 x 16384 and 256 x 32000 split (softmax f32 256 x 32000: 41 against 50
 #   us), 2048 x 151936 fused (bf16 743 against 806). Of the points where both paths were timed,
 #   50 takes the faster one at all but 384 x 32000 and bf16 512 x 32000 (split would win).
+#   Those were measured when that split path took a third launch. Since each later kernel folds
+#   the partials it reads (one launch a stage), 200 was faster at 384-1024 rows of 16384-32000
+#   (docs/gpu_2026_11_26/README.md run 35). The rule grows with the chunks, though: at 200, rows
+#   of 151936 would split up to 7400 rows, where the fused path measured faster. So 50 stays
+#   until a cap on the programs is timed too.
 SPLIT_BELOW_ONCE = 1 << 16
 SPLIT_BELOW_REREAD = 50
 # cuda: a row of at most this many elements is held on chip by one program ("row" kernel):
