@@ -21,8 +21,8 @@ from redgen.sym import SExpr
 DEFAULT_LANES = 512  # reduce tile when the spec gives none
 DEFAULT_WARPS = 4
 DEFAULT_BLOCK_K = 16
-FINISH_BLOCK = 128  # rows per program in the split path's second pass
-# cuda: the launcher takes the split path (a program per chunk of a row, then a finish pass)
+FINISH_BLOCK = 128  # rows per program of the split path's finish (the reduced outputs' pass)
+# cuda: the launcher takes the split path (a program per chunk of a row, one launch a stage)
 # below SPLIT_BELOW batch programs per chunk after a row's first: `programs < SPLIT_BELOW *
 # (num_chunks - 1)`. Constants, not a device query: the choice never changes the order (see
 # Order), only how many programs keep the memory busy. Measured on an H100 against the fused

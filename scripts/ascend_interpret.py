@@ -89,25 +89,26 @@ def _load(path: Path):
     return mod
 
 
+def _outputs(out) -> tuple:
+    return out if isinstance(out, tuple) else (out,)
+
+
 def _case(mod, fn, ref_fn, xs, d, dtype) -> None:
     """One call against the reference, then row 0 alone and one persistent program, bitwise."""
-    got = fn(*xs, dim=d)
-    got = got if isinstance(got, tuple) else (got,)
+    got = _outputs(fn(*xs, dim=d))
     want = ref_fn([x.double() for x in xs], d)
     for g, w in zip(got, want, strict=True):
         if w.dtype == torch.int64:
             assert torch.equal(g, w), "indices differ from the reference"
         else:
             assert_accurate(g, w.reshape(g.shape), dtype)
-    one = fn(xs[0][:1], *xs[1:], dim=d)
-    one = one if isinstance(one, tuple) else (one,)
+    one = _outputs(fn(xs[0][:1], *xs[1:], dim=d))
     default = mod.CORES
     mod.CORES = 1
     try:
-        grid1 = fn(*xs, dim=d)
+        grid1 = _outputs(fn(*xs, dim=d))
     finally:
         mod.CORES = default
-    grid1 = grid1 if isinstance(grid1, tuple) else (grid1,)
     for g, o, g1 in zip(got, one, grid1, strict=True):
         assert torch.equal(g[:1], o), "row 0 alone differs bitwise from row 0 in the batch"
         assert torch.equal(g, g1), "one persistent program differs bitwise from the natural grid"
