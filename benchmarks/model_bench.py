@@ -3,6 +3,7 @@
     python benchmarks/model_bench.py            # GPU: 4 layers, hidden 2048, bf16, batch 8, 512-token prompts
     python benchmarks/model_bench.py --profile  # and where the GPU time of one generate goes, both ways
     python benchmarks/model_bench.py --split    # and the mode with one family of routes at a time
+    python benchmarks/model_bench.py --reps 9   # rounds of the interleaved comparison (default 5)
 
 The model is built from a config (random weights, nothing downloaded; examples/
 llama_invariance.py builds it). Greedy decoding of NEW tokens with a KV cache, timed after
@@ -27,7 +28,19 @@ SETUP = Setup(hidden=2048, layers=4, heads=16, kv_heads=4, intermediate=5632, vo
               batches=(8,), dtype="bfloat16", device="cuda")
 
 
-REPS = 5  # rounds of the interleaved comparison
+
+
+def _reps() -> int:
+    """Rounds of the interleaved comparison: --reps N (default 5)."""
+    if "--reps" not in sys.argv:
+        return 5
+    i = sys.argv.index("--reps") + 1
+    if i >= len(sys.argv) or not sys.argv[i].isdigit() or int(sys.argv[i]) < 1:
+        sys.exit(f"model_bench.py: --reps takes a positive number of rounds, got {sys.argv[i:i + 1] or 'nothing'}")
+    return int(sys.argv[i])
+
+
+REPS = _reps()
 
 
 def _once(model, ids, new: int) -> tuple[float, object]:

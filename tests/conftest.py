@@ -23,3 +23,16 @@ if str(ROOT) not in sys.path:
 from redgen.verify.interpreter_dot import install as _fixed_order_dot  # noqa: E402
 
 _fixed_order_dot()
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fresh_mode_signatures():
+    """The mode keeps each route's recorded signatures across enables (runtime/mode.py _KEPT):
+    every test starts without any, so what it counts (adapter calls, probes) is its own."""
+    from redgen.runtime import mode
+
+    mode._KEPT.clear()
+    yield

@@ -70,9 +70,13 @@ CALLS = {
     "addmm": (lambda s: (_x(9, 20, seed=s), _x(20, 12, seed=s + 1), _x(12, seed=s + 2)), {}),
     "linear": (lambda s: (_x(9, 20, seed=s), _x(12, 20, seed=s + 1), _x(12, seed=s + 2)), {}),
     "bmm": (lambda s: (_x(2, 9, 20, seed=s), _x(2, 20, 12, seed=s + 1)), {}),
-    # two sequences, 4 query heads over 2 KV heads of 16, 300 keys: two chunks, the split path
-    "attention": (lambda s: (_x(2, 5, 4, 16, seed=s), _x(2, 300, 2, 16, seed=s + 1), _x(2, 300, 2, 16, seed=s + 2)),
-                  {"causal": True, "return_lse": True}),
+    # varlen, the longest lengths given (a dense call is bound by its geometry instead:
+    # tests/test_attention_geometry.py): two sequences of 5 and 3 queries, 4 query heads over 2
+    # KV heads of 16, 300 and 260 keys: two chunks, the split path
+    "attention": (lambda s: (_x(8, 4, 16, seed=s), _x(560, 2, 16, seed=s + 1), _x(560, 2, 16, seed=s + 2)),
+                  {"causal": True, "return_lse": True, "cu_seqlens_q": torch.tensor([0, 5, 8], dtype=torch.int32),
+                   "cu_seqlens_k": torch.tensor([0, 300, 560], dtype=torch.int32),
+                   "max_seqlen_q": 5, "max_seqlen_k": 300}),
 }
 
 
@@ -134,21 +138,21 @@ def _no_plan(mod, fn, *args, **kw):
 
 @pytest.mark.parametrize("split", [True, False], ids=["split", "fused"])
 def test_attention_replays_its_workspaces_and_an_unreturned_logsumexp(split, monkeypatch):
-    """A decode step's call (the key length is in the signature: each length records once, and
-    a model's layers replay it): the split path's partials and, without return_lse, the
-    logsumexp the kernels write are workspaces the replay allocates anew."""
+    """A varlen call with its longest lengths given: the split path's partials and, without
+    return_lse, the logsumexp the kernels write are workspaces the replay allocates anew."""
     mod = _mod("attention")
     monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS["split" if split else "fused"])
     mod._PLANS.clear()
-    make, _ = CALLS["attention"]
-    mod.attention(*make(0), causal=False)
+    make, kw = CALLS["attention"]
+    kw = {**kw, "causal": False, "return_lse": False}
+    mod.attention(*make(0), **kw)
     (plan,) = mod._PLANS.values()
-    assert len(plan[5]) == (2 if split else 1) and len(plan[4]) == (4 if split else 1)
+    assert len(plan[5]) == (2 if split else 1) and len(plan[4]) == (2 if split else 1)  # the partials: one workspace
     args = make(3)
-    got = mod.attention(*args, causal=False)
+    got = mod.attention(*args, **kw)
     mod._PLANS.clear()
     monkeypatch.setattr(mod, "_record", lambda key, run, a: run(*a))
-    assert _same(got, mod.attention(*args, causal=False))
+    assert _same(got, mod.attention(*args, **kw))
 
 
 def test_attention_with_lengths_read_from_the_device_is_not_recorded():
@@ -302,5 +306,60 @@ def test_a_bound_replay_passes_the_general_paths_arguments(monkeypatch):
     for a, b in zip(replayed[9:], general[9:], strict=True):
         if isinstance(b, torch.Tensor):  # the call's input and weight, the replay's own output
             assert a is {x2.data_ptr(): x2, w.data_ptr(): w, y3.data_ptr(): y2}[b.data_ptr()]
+        else:
+            assert a == b and type(a) is type(b)
+
+
+class CudaLauncher:
+    """Stands in for Triton 3.6's launcher object: a replay calls its C `launch` itself."""
+
+    global_scratch_size = profile_scratch_size = 0
+    launch_cooperative_grid, launch_pdl = 0, 1
+
+    def __init__(self, log):
+        self.log = log
+
+    def __call__(self, *a):
+        self.log.append(("bound", a))
+
+    def launch(self, *a):
+        self.log.append(("launch", a))
+
+
+@pytest.mark.parametrize("scratch", [0, 64], ids=["direct", "global scratch"])
+def test_a_replay_calls_the_c_launch_with_device_addresses(scratch, monkeypatch):
+    """Under Triton 3.6's CudaLauncher, a replay skips its Python __call__: the C `launch` gets
+    the launcher's own flags, no scratch, and each tensor as its address (the launcher then
+    skips its per-tensor driver query). A kernel that needs global scratch keeps `run`."""
+    mod = importlib.import_module(load("rms_norm", "cuda").__module__)
+    for name, value in (("_INTERPRET", False), ("_raw_stream", lambda device: 7),
+                        ("_check_tensor", lambda *a: None)):
+        monkeypatch.setattr(mod, name, value)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    k = _Kernel(mod._k_rows_row)
+    k.compiled.run = CudaLauncher(k.log)
+    k.compiled.run.global_scratch_size = scratch
+    monkeypatch.setattr(mod, "_k_rows_row", k)
+    mod._PLANS.clear()
+    mod._BOUND.clear()
+    w = _x(300)
+    mod.rms_norm(_x(5, 300), w)  # recorded: Triton's path
+    x2 = _x(5, 300, seed=3)
+    y2 = mod.rms_norm(x2, w)  # replayed
+    mod._PLANS.clear()
+    monkeypatch.setattr(mod, "_record", lambda key, run, a: run(*a))
+    y3 = mod.rms_norm(x2, w)  # the general path: _go's bound launcher, through `run`
+    kinds = [e[0] for e in k.log]
+    assert kinds == (["triton", "launch", "bound"] if scratch == 0 else ["triton", "bound", "bound"])
+    replayed, general = k.log[1][1], k.log[2][1]
+    if scratch:  # `run`, with the arguments the general path passes it
+        assert replayed[:9] == general[:9] == (2, 1, 1, 7, "fn", "meta", None, None, None)
+        return
+    assert replayed[:13] == (2, 1, 1, 7, "fn", 0, 1, None, None, "meta", None, None, None)
+    assert general[:9] == (2, 1, 1, 7, "fn", "meta", None, None, None)
+    assert len(replayed) - 13 == len(general) - 9
+    for a, b in zip(replayed[13:], general[9:], strict=True):
+        if isinstance(b, torch.Tensor):  # the call's input and weight, the replay's own output
+            assert a == {x2.data_ptr(): x2, w.data_ptr(): w, y3.data_ptr(): y2}[b.data_ptr()].data_ptr()
         else:
             assert a == b and type(a) is type(b)

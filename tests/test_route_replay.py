@@ -104,11 +104,29 @@ def test_out_overloads_and_attention_keep_their_adapters(adapter_calls):
     assert adapter_calls[0] == 4
 
 
-def test_signatures_are_forgotten_with_the_mode():
+def test_signatures_outlive_the_mode_for_the_same_modules(adapter_calls, monkeypatch):
+    """A model wrapped in batch_invariant() per generate does not probe its signatures again at
+    each entry; a route whose generated functions changed starts afresh."""
     with torch.no_grad(), redgen.batch_invariant():
         torch.mean(_x(2, 8), -1)
-        assert _signatures("mean.dim")
-    assert mode._STATE.replays == {}
+        assert _signatures("mean.dim") and adapter_calls[0] == 1
+    assert mode._STATE.replays == {}  # none installed
+    with torch.no_grad(), redgen.batch_invariant():
+        got = torch.mean(_x(2, 8, seed=1), -1)
+        assert adapter_calls[0] == 1  # replayed from the first entry's signature
+    assert torch.equal(got, load("mean")(_x(2, 8, seed=1), -1))
+    from redgen.runtime import loader
+
+    real = loader.load
+    other = {}
+
+    def load_other(name, target="cuda", **kw):  # another function object for the op: another module's
+        fn = real(name, target, **kw)
+        return other.setdefault(name, lambda *a, **k: fn(*a, **k))
+
+    monkeypatch.setattr(mode, "load", load_other)
+    with torch.no_grad(), redgen.batch_invariant():
+        assert not _signatures("mean.dim")
 
 
 def test_the_host_time_bench_runs_without_a_gpu():

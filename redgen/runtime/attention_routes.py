@@ -6,8 +6,9 @@
           _scaled_dot_product_cudnn_attention (or the math path, which decomposes into
           matmul/softmax and is not routed here);
     CPU:  aten._scaled_dot_product_flash_attention_for_cpu (the op the interpreter tests route).
-These adapters take the call's [B, H, L, D] tensors as views in flash-attn layout and run
-the generated `attention` op (specs/attention.red). Covered: dropout_p == 0, f32/f16/bf16,
+These adapters hand the call's [B, H, L, D] tensors to the generated `attention` op
+(specs/attention.red) with heads_first=True: it reads them in flash-attn layout through
+their strides. Covered: dropout_p == 0, f32/f16/bf16,
 head dim 16..256, GQA (H a multiple of the key heads), a scale, is_causal when the query
 and key lengths are equal (torch aligns its causal mask top-left, the kernel bottom-right:
 the same mask only then), and an attn_mask that is recognisably causal (bottom-right) or
@@ -77,25 +78,29 @@ def _run(fns: Fns, a: Args, mask_arg: str | None) -> tuple[torch.Tensor, torch.T
         raise _Fallback(f"is_causal with {lq} queries and {lk} keys: torch aligns that mask top-left")
     if mask is not None:
         causal = _mask_causal(mask, lq, lk)
-    o, lse = fns["attention"](q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=causal,
-                              scale=a.get("scale"), return_lse=True)
-    return o.transpose(1, 2), lse.transpose(1, 2)
+    # heads_first: the launcher reads the call's [B, heads, L, D] tensors and returns out and
+    # the logsumexp in that layout (the flash-layout call's bits, without five views a call)
+    return fns["attention"](q, k, v, causal=causal, scale=a.get("scale"), return_lse=True, heads_first=True)
 
 
 # The backend ops' other outputs, which SDPA's composite discards: cumulative lengths (empty on
 # the dense path), the dropout RNG's seed and offset (unused without dropout, which falls back),
-# the debug mask (empty). Never read or written, so one tensor per (device, dtype, shape, place in
-# the tuple) serves every call: six allocations fewer per routed call (~3 us each on a GPU host).
-# Distinct places get distinct tensors, so no two outputs of one call share memory.
-_UNUSED: dict[tuple, torch.Tensor] = {}
+# the debug mask (empty), the efficient backend's [B, H, 0] logsumexp. Never read or written, so
+# one set per (backend, device, dtype, B, H) serves every call: no allocation and one lookup per
+# routed call. Distinct places get distinct tensors, so no two outputs of one call share memory.
+_UNUSED: dict[tuple, tuple[torch.Tensor, ...]] = {}
 
 
-def _unused(q: torch.Tensor, place: int, *shape: int, dtype: torch.dtype | None = None) -> torch.Tensor:
-    key = (q.device, dtype or q.dtype, shape, place)
-    t = _UNUSED.get(key)
-    if t is None:
-        t = _UNUSED[key] = torch.empty(shape, dtype=dtype or q.dtype, device=q.device)
-    return t
+def _unused(kind: str, q: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    key = (kind, q.device, q.dtype, q.shape[0], q.shape[1])
+    got = _UNUSED.get(key)
+    if got is None:
+        i32, i64, u64 = torch.int32, torch.long, torch.uint64
+        shapes = {"flash": (((0,), i32), ((0,), i32), ((2,), u64), ((), u64), ((0,), q.dtype)),
+                  "efficient": (((q.shape[0], q.shape[1], 0), torch.float32), ((), i64), ((), i64)),
+                  "cudnn": (((0,), i32), ((0,), i32), ((), i64), ((), i64), ((0,), q.dtype))}[kind]
+        got = _UNUSED[key] = tuple(torch.empty(shape, dtype=dtype, device=q.device) for shape, dtype in shapes)
+    return got
 
 
 def _cpu_flash(fns: Fns, a: Args) -> Any:
@@ -104,36 +109,36 @@ def _cpu_flash(fns: Fns, a: Args) -> Any:
 
 def _flash(fns: Fns, a: Args) -> Any:
     o, lse = _run(fns, a, None)
-    q, k = a["query"], a["key"]
-    i32 = torch.int32
-    return (o, lse, _unused(q, 2, 0, dtype=i32), _unused(q, 3, 0, dtype=i32), q.shape[2], k.shape[2],
-            _unused(q, 6, 2, dtype=torch.uint64), _unused(q, 7, dtype=torch.uint64), _unused(q, 8, 0))
+    q = a["query"]
+    cu_q, cu_k, seed, offset, debug = _unused("flash", q)
+    return o, lse, cu_q, cu_k, q.shape[2], a["key"].shape[2], seed, offset, debug
 
 
 def _efficient(fns: Fns, a: Args) -> Any:
     if a.get("compute_log_sumexp"):
         raise _Fallback("compute_log_sumexp (autograd's backward)")
-    o, _ = _run(fns, {**a, "attn_mask": a.get("attn_bias")}, "attn_mask")
-    q = a["query"]
-    return o, _unused(q, 1, q.shape[0], q.shape[1], 0, dtype=torch.float32), _unused(q, 2, dtype=torch.long), \
-        _unused(q, 3, dtype=torch.long)
+    o, _ = _run(fns, a, "attn_bias")
+    return (o, *_unused("efficient", a["query"]))
 
 
 def _cudnn(fns: Fns, a: Args) -> Any:
     if a.get("compute_log_sumexp"):
         raise _Fallback("compute_log_sumexp (autograd's backward)")
-    o, lse = _run(fns, {**a, "attn_mask": a.get("attn_bias")}, "attn_mask")
-    q, k = a["query"], a["key"]
-    i32 = torch.int32
-    return (o, lse.unsqueeze(-1), _unused(q, 2, 0, dtype=i32), _unused(q, 3, 0, dtype=i32), q.shape[2], k.shape[2],
-            _unused(q, 6, dtype=torch.long), _unused(q, 7, dtype=torch.long), _unused(q, 8, 0))
+    o, lse = _run(fns, a, "attn_bias")
+    q = a["query"]
+    cu_q, cu_k, seed, offset, debug = _unused("cudnn", q)
+    return o, lse.unsqueeze(-1), cu_q, cu_k, q.shape[2], a["key"].shape[2], seed, offset, debug
 
 
-# signature_only=False: a mask's values decide `causal` (its launcher takes views anyway; the
-# launcher's own replay serves the calls).
-ROUTES: tuple[Route, ...] = (
-    Route("_scaled_dot_product_flash_attention_for_cpu.default", ("attention",), _cpu_flash, signature_only=False),
-    Route("_scaled_dot_product_flash_attention.default", ("attention",), _flash, signature_only=False),
-    Route("_scaled_dot_product_efficient_attention.default", ("attention",), _efficient, signature_only=False),
-    Route("_scaled_dot_product_cudnn_attention.default", ("attention",), _cudnn, signature_only=False),
+# The keyword the adapters pass: a module generated before it existed is not routed (mode.skipped()).
+_PARAMS = {"attention": ("heads_first",)}
+
+# signature_only=False: a mask's values decide `causal` (the launcher binds dense calls by their
+# geometry itself: cuda's _dense).
+ROUTES: tuple[Route, ...] = tuple(
+    Route(aten, ("attention",), adapter, _PARAMS, signature_only=False)
+    for aten, adapter in (("_scaled_dot_product_flash_attention_for_cpu.default", _cpu_flash),
+                          ("_scaled_dot_product_flash_attention.default", _flash),
+                          ("_scaled_dot_product_efficient_attention.default", _efficient),
+                          ("_scaled_dot_product_cudnn_attention.default", _cudnn))
 )

@@ -253,7 +253,7 @@ def _install(target: str | None) -> None:
                 with warnings.catch_warnings():
                     # Overriding is the point; torch warns about it once per process.
                     warnings.filterwarnings("ignore", message="(?s).*previously registered kernel")
-                    replays = RouteReplay(fns) if route.signature_only else None
+                    replays = _kept_replays(route.aten, key, fns) if route.signature_only else None
                     if replays is not None:
                         _STATE.replays[route.aten, key] = replays
                     lib.impl(opname.removeprefix("aten::"), _make_kernel(route, op, fns, original, replays), key,
@@ -264,6 +264,19 @@ def _install(target: str | None) -> None:
         lib._destroy()
         raise
     _STATE.lib = lib
+
+
+# Each route's recorded signatures outlive the mode (a model wrapped in batch_invariant() per
+# generate would otherwise probe every signature again at each entry): kept per (aten, key) for
+# the same generated functions. A replay checks its module's knobs on every call anyway.
+_KEPT: dict[tuple[str, str], RouteReplay] = {}
+
+
+def _kept_replays(aten: str, key: str, fns: Fns) -> RouteReplay:
+    rr = _KEPT.get((aten, key))
+    if rr is None or rr.fns != fns:
+        rr = _KEPT[aten, key] = RouteReplay(fns)
+    return rr
 
 
 def _has_own_kernel(opname: str, key: str) -> bool:

@@ -51,6 +51,7 @@ class RouteReplay:
     """One route's recorded signatures: aten signature -> (module, plan, tensor places, knobs)."""
 
     def __init__(self, fns: dict[str, Callable[..., Any]]):
+        self.fns = dict(fns)  # the generated functions whose plans these are
         found = [sys.modules.get(f.__module__) for f in fns.values()]
         # A module that hands its short rows to another op's module (`short` in its spec) runs
         # that module's launcher for them: its plans are recorded there.
@@ -65,6 +66,8 @@ class RouteReplay:
         if not self.mods:
             return None
         try:
+            if not kwargs:  # the dispatcher passes every argument positionally: most calls
+                return (self.device(), *map(_sig, args))
             return (self.device(), *map(_sig, args), *((k, _sig(v)) for k, v in kwargs.items()))
         except Exception:  # noqa: BLE001 - no signature: the adapter's path
             return None
@@ -78,7 +81,9 @@ class RouteReplay:
         if mod._knobs() != knobs:
             self.plans.pop(key, None)
             return MISS
-        return mod._replay(plan, [args[j] if j >= 0 else None for j in places])
+        # places None: each tensor the launcher took is the call's argument at its own position
+        # (the replay reads tensors alone), so the call's arguments serve as they are.
+        return mod._replay(plan, args if places is None else [args[j] if j >= 0 else None for j in places])
 
     def probe(self, key: tuple, args: tuple, call: Callable[[], Any]) -> Any:
         """call() (the adapter), recording its launcher's plan for this signature where it may be."""
@@ -104,5 +109,6 @@ class RouteReplay:
                 places.append(-1)
         if len(self.plans) >= _LIMIT:
             self.plans.clear()
-        self.plans[key] = (mod, plan, tuple(places), knobs)
+        same = all(j < 0 or j == i for i, j in enumerate(places))
+        self.plans[key] = (mod, plan, None if same else tuple(places), knobs)
         return out

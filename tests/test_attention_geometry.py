@@ -1,0 +1,235 @@
+"""Issue 12: dense attention calls are bound by their geometry, the key length left out.
+
+A decode step's key length grows by one, so a replay keyed on the whole signature recorded a
+new plan in every step's first layer. The cuda launcher now keeps, per geometry (every field
+of the signature but the key length), what its checks worked out and the kernels it bound;
+the key length moves only len_k, the K/V strides over it, the chunk count and the partials'
+size. Here: under the interpreter, the bits of the general path at every key length, on both
+paths; one geometry for a whole decode; the checks still raise; and, against stand-ins for
+compiled Triton kernels (as on a GPU), the launches pass exactly the general path's arguments.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+
+import pytest
+import torch
+
+from redgen.runtime.loader import load
+
+PATHS = {"split": 1 << 62, "fused": 0}
+
+
+@pytest.fixture
+def mod(monkeypatch):
+    m = importlib.import_module(load("attention", "cuda").__module__)
+    m._GEOMETRY.clear()
+    return m
+
+
+def _x(*shape, seed=0, dtype=torch.float32):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed)).to(dtype)
+
+
+def _step(lk, seed=0, lq=1, dtype=torch.float32):
+    """A decode step as Hugging Face makes it: [B, heads, L, D] tensors read transposed, the
+    cache a fresh contiguous tensor each step (its strides move with the key length)."""
+    q = _x(2, 4, lq, 16, seed=seed, dtype=dtype).transpose(1, 2)
+    k = _x(2, 2, lk, 16, seed=seed + 1, dtype=dtype).transpose(1, 2)
+    v = _x(2, 2, lk, 16, seed=seed + 2, dtype=dtype).transpose(1, 2)
+    return q, k, v
+
+
+def _general(mod, q, k, v, **kw):
+    return mod._run(q, k, v, kw.get("causal", mod.CAUSAL), kw.get("scale"), None, None, None, None,
+                    kw.get("return_lse", False))
+
+
+def _same(a, b):
+    a, b = (a if isinstance(a, tuple) else (a,)), (b if isinstance(b, tuple) else (b,))
+    return len(a) == len(b) and all(
+        x.shape == y.shape and x.dtype == y.dtype and x.stride() == y.stride() and torch.equal(x, y)
+        for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("path", ["split", "fused"])
+def test_a_decode_gives_the_general_paths_bits_at_every_key_length_from_one_geometry(mod, path, monkeypatch):
+    monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS[path])
+    calls = []
+    real = mod._Call
+    monkeypatch.setattr(mod, "_Call", lambda *a: calls.append(a) or real(*a))
+    # one chunk, then two (the split path's second pass appears), then two with a new remainder
+    for i, lk in enumerate((255, 256, 257, 300)):
+        q, k, v = _step(lk, seed=i)
+        got = mod.attention(q, k, v, causal=True, return_lse=True)
+        assert _same(got, _general(mod, q, k, v, causal=True, return_lse=True)), lk
+    assert len(mod._GEOMETRY) == 1
+    assert len(calls) == 1 + 4  # the geometry's checks once, then the general path's own calls
+
+
+def test_what_the_geometry_holds_works_out_a_new_one(mod):
+    q, k, v = _step(40)
+    mod.attention(q, k, v, causal=False)
+    for other in [dict(causal=True), dict(return_lse=True), dict(scale=0.5)]:
+        mod.attention(q, k, v, **{"causal": False, **other})
+    mod.attention(q.to(torch.bfloat16), k.to(torch.bfloat16), v.to(torch.bfloat16), causal=False)
+    mod.attention(*_step(40, lq=3), causal=False)  # another query length
+    mod.attention(*_step(41), causal=False)  # another key length: the same geometry as the first call
+    assert len(mod._GEOMETRY) == 6
+
+
+def test_an_unreturned_logsumexp_and_a_static_cache(mod):
+    """The cache as a static buffer sliced to the key length: strides stay, lengths move."""
+    buf_k, buf_v = _x(2, 2, 64, 16, seed=1), _x(2, 2, 64, 16, seed=2)
+    q = _x(2, 4, 1, 16).transpose(1, 2)
+    for lk in (10, 11, 50):
+        k, v = buf_k[:, :, :lk].transpose(1, 2), buf_v[:, :, :lk].transpose(1, 2)
+        assert _same(mod.attention(q, k, v), _general(mod, q, k, v))
+    assert len(mod._GEOMETRY) == 1
+
+
+def test_bad_calls_raise_as_the_general_path_does_and_leave_no_geometry(mod):
+    q, k, v = _step(40)
+    with pytest.raises(ValueError, match="k and v must have the same shape"):
+        mod.attention(q, k, v[:, :39])
+    with pytest.raises(ValueError, match="head dim 8"):
+        mod.attention(q[..., :8], k[..., :8], v[..., :8])
+    with pytest.raises(TypeError, match="must share a dtype"):
+        mod.attention(q, k.half(), v)
+    assert mod._GEOMETRY == {}
+
+
+def test_a_head_dim_not_contiguous_keeps_the_general_path(mod):
+    """The general path copies such a tensor; the geometry records that it must."""
+    q, k, v = _step(40)
+    kk = torch.empty(k.shape[:-1] + (32,))[..., ::2]
+    kk.copy_(k)
+    got = mod.attention(q, kk, v)
+    assert list(mod._GEOMETRY.values()) == [False]
+    assert _same(got, _general(mod, q, kk, v)) and _same(mod.attention(q, kk, v), got)
+
+
+def test_rows_that_see_no_key_are_nan_not_unwritten(mod):
+    """No keys at all: every tile is fused and has no chunk. Its rows are stored as a row that
+    sees no key in a tile with some is: NaN, logsumexp -inf (never memory left as it was)."""
+    q, k, v = _step(0)
+    o, lse = mod.attention(q, k, v, return_lse=True)
+    assert torch.isnan(o).all() and (lse == float("-inf")).all()
+
+
+@pytest.mark.parametrize("path", ["split", "fused"])
+def test_heads_first_is_the_flash_layout_call_on_transposed_views(mod, path, monkeypatch):
+    """torch SDPA's layout, as the mode's adapters pass it: the same bits, and out and the
+    logsumexp the very views a transposed call would return (shape and strides)."""
+    monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS[path])
+    for lk in (256, 300):
+        q, k, v = (x.transpose(1, 2) for x in _step(lk, dtype=torch.bfloat16))  # [B, heads, L, D]
+        o, lse = mod.attention(q, k, v, causal=True, return_lse=True, heads_first=True)
+        want_o, want_lse = _general(mod, q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=True,
+                                    return_lse=True)
+        assert _same((o, lse), (want_o.transpose(1, 2), want_lse.transpose(1, 2)))
+        assert _same(mod.attention(q, k, v, causal=True, heads_first=True), want_o.transpose(1, 2))
+    assert len(mod._GEOMETRY) == 2  # with and without the logsumexp; the key length left out
+
+
+def test_heads_first_refuses_what_it_cannot_read(mod):
+    q, k, v = _step(40)
+    with pytest.raises(ValueError, match=r"with heads_first, k must be \[B, heads, L, D\], got \(2, 40, 32\)"):
+        mod.attention(q, k.flatten(2), v, heads_first=True)
+    cu = torch.tensor([0, 1], dtype=torch.int32)
+    with pytest.raises(ValueError, match="heads_first is for dense calls"):
+        mod.attention(q[0], k[0], v[0], cu_seqlens_q=cu, cu_seqlens_k=cu, heads_first=True)
+
+
+# --- as on a GPU: stand-ins for the compiled kernels, the bound launches' arguments ---------
+class _Param:
+    def __init__(self, name, default=None):
+        self.name, self.default = name, default
+
+
+class CudaLauncher:
+    """Stands in for Triton 3.6's launcher object: its C `launch` logs the call."""
+
+    global_scratch_size = profile_scratch_size = 0
+    launch_cooperative_grid, launch_pdl = 0, 1
+
+    def __init__(self, log):
+        self.log = log
+
+    def __call__(self, *a):
+        self.log.append(("run", a))
+
+    def launch(self, *a):
+        self.log.append(("launch", a))
+
+
+class _Compiled:
+    function, packed_metadata = "fn", "meta"
+
+    def __init__(self, log):
+        self.run = CudaLauncher(log)
+
+
+class _Kernel:
+    def __init__(self, real):
+        fn = getattr(real, "fn", real)
+        self.params = [_Param(n, None if p.default is p.empty else p.default)
+                       for n, p in inspect.signature(fn).parameters.items()]
+        self.log = []
+        self.compiled = _Compiled(self.log)
+
+    def __getitem__(self, grid):
+        def launch(*args, **consts):
+            self.log.append(("triton", grid, args, consts))
+            return self.compiled
+
+        return launch
+
+
+def test_bound_launches_pass_the_general_paths_arguments(mod, monkeypatch):
+    for name, value in (("_INTERPRET", False), ("_raw_stream", lambda device: 7),
+                        ("_check", lambda name, t, device_type: None)):  # CPU tensors stand for device ones
+        monkeypatch.setattr(mod, name, value)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS["split"])
+    fwd, comb = _Kernel(mod._attn_fwd), _Kernel(mod._attn_combine)
+    monkeypatch.setattr(mod, "_attn_fwd", fwd)
+    monkeypatch.setattr(mod, "_attn_combine", comb)
+    mod._BOUND.clear()
+    mod.attention(*_step(300), causal=True)  # binds: Triton's path
+    assert [e[0] for e in fwd.log + comb.log] == ["triton", "triton"]
+    q, k, v = _step(301, seed=5)  # the key length moved; no integer changed its specialization class
+    out = mod.attention(q, k, v, causal=True)
+    (kind, bound), = fwd.log[1:]
+    assert kind == "launch" and [e[0] for e in comb.log] == ["triton", "launch"]
+    # the grid (one tile, two sequences x two KV heads, two chunks), the stream, the compiled
+    # function, the launcher's own flags, no scratch, the metadata, no hooks
+    assert bound[:13] == (1, 4, 2, 7, "fn", 0, 1, None, None, "meta", None, None, None)
+    general = []
+    monkeypatch.setattr(mod, "_go", lambda kernel, grid, args, consts: general.append((kernel, grid, args, consts)))
+    _general(mod, q, k, v, causal=True)
+    g_args = general[0][2]
+    tail = tuple(general[0][3][p.name] if p.name in general[0][3] else p.default for p in fwd.params[len(g_args):])
+    passed = bound[13:]
+    assert len(passed) == len(g_args) + len(tail)
+    for a, b in zip(passed, g_args, strict=False):
+        if isinstance(b, torch.Tensor):  # the call's tensors and its output by address; fresh buffers
+            assert isinstance(a, int)
+            if any(b is t for t in (q, k, v)):
+                assert a == b.data_ptr()
+        else:
+            assert a == b and type(a) is type(b)
+    assert passed[len(g_args):] == tail
+    assert passed[3] == out.data_ptr()
+
+
+def test_the_ascend_launcher_takes_heads_first_too():
+    """The mode's adapters pass heads_first to whichever target they route to."""
+    asc = importlib.import_module("generated.ascend.attention")
+    q, k, v = (x.transpose(1, 2) for x in _step(40))
+    o, lse = asc.attention(q, k, v, causal=True, return_lse=True, heads_first=True)
+    want_o, want_lse = asc.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=True,
+                                     return_lse=True)
+    assert _same((o, lse), (want_o.transpose(1, 2), want_lse.transpose(1, 2)))
