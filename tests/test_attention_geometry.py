@@ -12,12 +12,12 @@ compiled Triton kernels (as on a GPU), the launches pass exactly the general pat
 from __future__ import annotations
 
 import importlib
-import inspect
 
 import pytest
 import torch
 
 from redgen.runtime.loader import load
+from tests.stand_ins import Kernel, gpu_like
 
 PATHS = {"split": 1 << 62, "fused": 0}
 
@@ -144,60 +144,11 @@ def test_heads_first_refuses_what_it_cannot_read(mod):
 
 
 # --- as on a GPU: stand-ins for the compiled kernels, the bound launches' arguments ---------
-class _Param:
-    def __init__(self, name, default=None):
-        self.name, self.default = name, default
-
-
-class CudaLauncher:
-    """Stands in for Triton 3.6's launcher object: its C `launch` logs the call."""
-
-    global_scratch_size = profile_scratch_size = 0
-    launch_cooperative_grid, launch_pdl = 0, 1
-
-    def __init__(self, log):
-        self.log = log
-
-    def __call__(self, *a):
-        self.log.append(("run", a))
-
-    def launch(self, *a):
-        self.log.append(("launch", a))
-
-
-class _Compiled:
-    function, packed_metadata = "fn", "meta"
-
-    def __init__(self, log):
-        self.run = CudaLauncher(log)
-
-
-class _Kernel:
-    def __init__(self, real):
-        fn = getattr(real, "fn", real)
-        self.params = [_Param(n, None if p.default is p.empty else p.default)
-                       for n, p in inspect.signature(fn).parameters.items()]
-        self.log = []
-        self.compiled = _Compiled(self.log)
-
-    def __getitem__(self, grid):
-        def launch(*args, **consts):
-            self.log.append(("triton", grid, args, consts))
-            return self.compiled
-
-        return launch
-
-
 def test_bound_launches_pass_the_general_paths_arguments(mod, monkeypatch):
-    for name, value in (("_INTERPRET", False), ("_raw_stream", lambda device: 7),
-                        ("_check", lambda name, t, device_type: None)):  # CPU tensors stand for device ones
-        monkeypatch.setattr(mod, name, value)
-    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
-    monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS["split"])
-    fwd, comb = _Kernel(mod._attn_fwd), _Kernel(mod._attn_combine)
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
+    fwd, comb = Kernel(mod._attn_fwd, c_launcher=True), Kernel(mod._attn_combine, c_launcher=True)
     monkeypatch.setattr(mod, "_attn_fwd", fwd)
     monkeypatch.setattr(mod, "_attn_combine", comb)
-    mod._BOUND.clear()
     mod.attention(*_step(300), causal=True)  # binds: Triton's path
     assert [e[0] for e in fwd.log + comb.log] == ["triton", "triton"]
     q, k, v = _step(301, seed=5)  # the key length moved; no integer changed its specialization class

@@ -12,12 +12,12 @@ arguments the general path passes.
 from __future__ import annotations
 
 import importlib
-import inspect
 
 import pytest
 import torch
 
 from redgen.runtime.loader import load
+from tests.stand_ins import Kernel, gpu_like
 
 PATHS = {"split": 1 << 62, "fused": 0}
 
@@ -246,84 +246,41 @@ def test_bad_arguments_raise_as_before_with_a_plan_recorded():
 
 
 # --- the bound replay, against a stand-in for a compiled Triton kernel -----------------------
-class _Param:
-    def __init__(self, name, default=None):
-        self.name, self.default = name, default
-
-
-class _Compiled:
-    function, packed_metadata = "fn", "meta"
-
-    def __init__(self, log):
-        self.log = log
-
-    def run(self, *a):
-        self.log.append(("bound", a))
-
-
-class _Kernel:
-    """Stands in for a @triton.jit kernel: logs Triton-path and bound launches."""
-
-    def __init__(self, real):
-        fn = getattr(real, "fn", real)  # the interpreter's InterpretedFunction wraps the Python function
-        self.params = [_Param(n, None if p.default is p.empty else p.default)
-                       for n, p in inspect.signature(fn).parameters.items()]
-        self.log = []
-        self.compiled = _Compiled(self.log)
-
-    def __getitem__(self, grid):
-        def launch(*args, **consts):
-            self.log.append(("triton", grid, args, consts))
-            return self.compiled
-
-        return launch
+def _three_calls(monkeypatch, c_launcher=False, scratch=0):
+    """rms_norm as on a GPU: recorded (Triton's path), replayed, then the general path alone
+    (_go's bound launcher). The stand-in kernel's log, and the tensors by address."""
+    mod = gpu_like(importlib.import_module(load("rms_norm", "cuda").__module__), monkeypatch,
+                   _check_tensor=lambda *a: None)
+    k = Kernel(mod._k_rows_row, c_launcher)
+    if c_launcher:
+        k.compiled.run.global_scratch_size = scratch
+    monkeypatch.setattr(mod, "_k_rows_row", k)
+    mod._PLANS.clear()
+    w = _x(300)
+    mod.rms_norm(_x(5, 300), w)  # recorded: Triton's path
+    x2 = _x(5, 300, seed=3)
+    y2 = mod.rms_norm(x2, w)  # replayed
+    mod._PLANS.clear()
+    monkeypatch.setattr(mod, "_record", lambda key, run, a: run(*a))
+    y3 = mod.rms_norm(x2, w)  # the general path
+    # the call's input and weight, and the replay's own output, by the general path's addresses
+    return k.log, {x2.data_ptr(): x2, w.data_ptr(): w, y3.data_ptr(): y2}
 
 
 def test_a_bound_replay_passes_the_general_paths_arguments(monkeypatch):
     """As on a GPU (not interpreting): the replay calls the compiled kernel's launcher with
     the arguments _go's bound path passes, the call's own input and a fresh output in place."""
-    mod = importlib.import_module(load("rms_norm", "cuda").__module__)
-    for name, value in (("_INTERPRET", False), ("_raw_stream", lambda device: 7),
-                        ("_check_tensor", lambda *a: None)):
-        monkeypatch.setattr(mod, name, value)
-    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
-    k = _Kernel(mod._k_rows_row)
-    monkeypatch.setattr(mod, "_k_rows_row", k)
-    mod._PLANS.clear()
-    mod._BOUND.clear()
-    w = _x(300)
-    mod.rms_norm(_x(5, 300), w)  # recorded: Triton's path
-    x2 = _x(5, 300, seed=3)
-    y2 = mod.rms_norm(x2, w)  # replayed: the bound launcher
-    mod._PLANS.clear()
-    monkeypatch.setattr(mod, "_record", lambda key, run, a: run(*a))
-    y3 = mod.rms_norm(x2, w)  # the general path: _go's bound launcher
-    assert [e[0] for e in k.log] == ["triton", "bound", "bound"]
-    replayed, general = k.log[1][1], k.log[2][1]
+    log, tensors = _three_calls(monkeypatch)
+    assert [e[0] for e in log] == ["triton", "bound", "bound"]
+    replayed, general = log[1][1], log[2][1]
     # the grid (two programs of four rows), the stream, the compiled function, no launch hooks
     assert replayed[:9] == general[:9] == (2, 1, 1, 7, "fn", "meta", None, None, None)
     assert len(replayed) == len(general)
     for a, b in zip(replayed[9:], general[9:], strict=True):
-        if isinstance(b, torch.Tensor):  # the call's input and weight, the replay's own output
-            assert a is {x2.data_ptr(): x2, w.data_ptr(): w, y3.data_ptr(): y2}[b.data_ptr()]
+        if isinstance(b, torch.Tensor):
+            assert a is tensors[b.data_ptr()]
         else:
             assert a == b and type(a) is type(b)
-
-
-class CudaLauncher:
-    """Stands in for Triton 3.6's launcher object: a replay calls its C `launch` itself."""
-
-    global_scratch_size = profile_scratch_size = 0
-    launch_cooperative_grid, launch_pdl = 0, 1
-
-    def __init__(self, log):
-        self.log = log
-
-    def __call__(self, *a):
-        self.log.append(("bound", a))
-
-    def launch(self, *a):
-        self.log.append(("launch", a))
 
 
 @pytest.mark.parametrize("scratch", [0, 64], ids=["direct", "global scratch"])
@@ -331,27 +288,10 @@ def test_a_replay_calls_the_c_launch_with_device_addresses(scratch, monkeypatch)
     """Under Triton 3.6's CudaLauncher, a replay skips its Python __call__: the C `launch` gets
     the launcher's own flags, no scratch, and each tensor as its address (the launcher then
     skips its per-tensor driver query). A kernel that needs global scratch keeps `run`."""
-    mod = importlib.import_module(load("rms_norm", "cuda").__module__)
-    for name, value in (("_INTERPRET", False), ("_raw_stream", lambda device: 7),
-                        ("_check_tensor", lambda *a: None)):
-        monkeypatch.setattr(mod, name, value)
-    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
-    k = _Kernel(mod._k_rows_row)
-    k.compiled.run = CudaLauncher(k.log)
-    k.compiled.run.global_scratch_size = scratch
-    monkeypatch.setattr(mod, "_k_rows_row", k)
-    mod._PLANS.clear()
-    mod._BOUND.clear()
-    w = _x(300)
-    mod.rms_norm(_x(5, 300), w)  # recorded: Triton's path
-    x2 = _x(5, 300, seed=3)
-    y2 = mod.rms_norm(x2, w)  # replayed
-    mod._PLANS.clear()
-    monkeypatch.setattr(mod, "_record", lambda key, run, a: run(*a))
-    y3 = mod.rms_norm(x2, w)  # the general path: _go's bound launcher, through `run`
-    kinds = [e[0] for e in k.log]
+    log, tensors = _three_calls(monkeypatch, c_launcher=True, scratch=scratch)
+    kinds = [e[0] for e in log]
     assert kinds == (["triton", "launch", "bound"] if scratch == 0 else ["triton", "bound", "bound"])
-    replayed, general = k.log[1][1], k.log[2][1]
+    replayed, general = log[1][1], log[2][1]
     if scratch:  # `run`, with the arguments the general path passes it
         assert replayed[:9] == general[:9] == (2, 1, 1, 7, "fn", "meta", None, None, None)
         return
@@ -359,7 +299,7 @@ def test_a_replay_calls_the_c_launch_with_device_addresses(scratch, monkeypatch)
     assert general[:9] == (2, 1, 1, 7, "fn", "meta", None, None, None)
     assert len(replayed) - 13 == len(general) - 9
     for a, b in zip(replayed[13:], general[9:], strict=True):
-        if isinstance(b, torch.Tensor):  # the call's input and weight, the replay's own output
-            assert a == {x2.data_ptr(): x2, w.data_ptr(): w, y3.data_ptr(): y2}[b.data_ptr()].data_ptr()
+        if isinstance(b, torch.Tensor):
+            assert a == tensors[b.data_ptr()].data_ptr()
         else:
             assert a == b and type(a) is type(b)
