@@ -85,20 +85,20 @@ def decode_check() -> str:
     gen = torch.Generator("cuda").manual_seed(5)
     q = torch.randn(8, 1, 16, 128, generator=gen, device="cuda").to(torch.bfloat16)
     cache = torch.randn(2, 8, 4, 700, 128, generator=gen, device="cuda").to(torch.bfloat16)
+    def step_ok(n):
+        k, v = (cache[i, :, :, :n].contiguous().transpose(1, 2) for i in range(2))
+        want = mod._run(q, k, v, True, None, None, None, None, None, True)
+        # and as the mode's adapters call it: torch's [B, heads, L, D] tensors, results likewise
+        heads_first = mod.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=True,
+                                    return_lse=True, heads_first=True)
+        return (_equal(mod.attention(q, k, v, causal=True, return_lse=True), want)
+                and _equal(heads_first, tuple(x.transpose(1, 2) for x in want)))
+
     said = []
     for name, below in (("split", 1 << 62), ("fused", 0)):
         keep, mod.SPLIT_BELOW = mod.SPLIT_BELOW, below
         try:
-            ok = all(
-                _equal(mod.attention(q, k, v, causal=True, return_lse=True),
-                       mod._run(q, k, v, True, None, None, None, None, None, True))
-                # as the mode's adapters call it: torch's [B, heads, L, D] tensors, results likewise
-                and _equal(mod.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=True,
-                                         return_lse=True, heads_first=True),
-                           tuple(x.transpose(1, 2) for x in mod._run(q, k, v, True, None, None, None, None, None,
-                                                                     True)))
-                for k, v in (tuple(cache[i, :, :, :n].contiguous().transpose(1, 2) for i in range(2))
-                             for n in range(500, 530)))
+            ok = all(step_ok(n) for n in range(500, 530))
         finally:
             mod.SPLIT_BELOW = keep
         said.append(f"{name} {ok}")
