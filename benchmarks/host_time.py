@@ -5,7 +5,9 @@
 Issue 12's "cheap to call": for each op at a decode-like size, the host time per call
 (`cpu_us`: calls back to back, one sync) of torch's op, the generated launcher (a repeated
 signature is replayed: `_replayed` in templates/cuda/launch.py.j2), its general path
-(`_run`, what every call paid before), and torch's op inside `redgen.batch_invariant()`.
+(`_run`, what every call paid before), and torch's op inside `redgen.batch_invariant()`, its
+replayable routes in C++ (redgen/runtime/fast_route.py) and in Python (REDGEN_FAST_ROUTE=0);
+the C++ route's result is checked bitwise against the Python route's, and in a CUDA graph.
 Before timing, each op's replayed result is checked bitwise against its general path on
 new data, and inside a CUDA graph captured on the replay path and replayed on new data.
 Prints one table; --json keeps the rows.
@@ -14,9 +16,11 @@ Prints one table; --json keeps the rows.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import importlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -110,6 +114,25 @@ def _torch_call(ref, args, kw):
     return lambda: ref(*args, *kw.values())
 
 
+def _torch_call_fn(ref):
+    """`ref` as a launcher is called (keywords by name), for _graph."""
+    return lambda *args, **kw: ref(*args, *kw.values())
+
+
+@contextlib.contextmanager
+def _route(which):
+    """The mode's replayable routes in C++ ("cpp", fast_route.py) or in Python, for one enable()."""
+    keep = os.environ.get("REDGEN_FAST_ROUTE")
+    os.environ["REDGEN_FAST_ROUTE"] = "1" if which == "cpp" else "0"
+    try:
+        yield
+    finally:
+        if keep is None:
+            del os.environ["REDGEN_FAST_ROUTE"]
+        else:
+            os.environ["REDGEN_FAST_ROUTE"] = keep
+
+
 def main() -> None:
     import redgen
 
@@ -134,17 +157,32 @@ def main() -> None:
         general_fn = (functools.partial(GENERAL[op](mod), *args) if op in GENERAL else
                       functools.partial(mod._run, *_run_args(mod, op, args, kw)))
         t_general = min(cpu_us(general_fn, 2000) for _ in range(5))
-        with redgen.batch_invariant():
-            t_mode = min(cpu_us(_torch_call(ref, args, kw), 2000) for _ in range(5))
+        # The mode, its replayable routes in C++ (fast_route.py) and in Python: times, and the C++
+        # route's result (a served plan: the signature was seen while timing) against Python's.
+        mode_out, t_mode = {}, {}
+        for route in ("cpp", "python"):
+            with _route(route), redgen.batch_invariant():
+                t_mode[route] = min(cpu_us(_torch_call(ref, args, kw), 2000) for _ in range(5))
+                mode_out[route] = ref(*args2, *kw.values())
+                if route == "cpp":
+                    mode_graph = _graph(_torch_call_fn(ref), make, kw)
         rows.append(dict(case=name, bitwise_replay_eq_general=same, graph_replay_eq_eager=graph_ok,
-                         torch_us=t_torch, redgen_us=t_replay, general_path_us=t_general, mode_us=t_mode))
+                         torch_us=t_torch, redgen_us=t_replay, general_path_us=t_general, mode_us=t_mode["cpp"],
+                         mode_python_route_us=t_mode["python"],
+                         bitwise_mode_cpp_eq_python=_equal(mode_out["cpp"], mode_out["python"]),
+                         mode_graph_eq_eager=mode_graph))
+    from redgen.runtime import fast_route
+
+    print(f"the mode's C++ route: {fast_route.status()}")
     print("| call | torch us | redgen us (replayed) | general path us | torch op in batch_invariant() us "
-          "| redgen - torch | replay == general (bits) | CUDA graph == eager (bits) |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| the same, Python route us | redgen - torch | mode - torch | replay == general (bits) "
+          "| CUDA graph == eager (bits) | mode: C++ == Python route (bits) | mode: CUDA graph == eager (bits) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['case']} | {r['torch_us']:.1f} | {r['redgen_us']:.1f} | {r['general_path_us']:.1f} | "
-              f"{r['mode_us']:.1f} | {r['redgen_us'] - r['torch_us']:+.1f} | {r['bitwise_replay_eq_general']} | "
-              f"{r['graph_replay_eq_eager']} |")
+              f"{r['mode_us']:.1f} | {r['mode_python_route_us']:.1f} | {r['redgen_us'] - r['torch_us']:+.1f} | "
+              f"{r['mode_us'] - r['torch_us']:+.1f} | {r['bitwise_replay_eq_general']} | "
+              f"{r['graph_replay_eq_eager']} | {r['bitwise_mode_cpp_eq_python']} | {r['mode_graph_eq_eager']} |")
     print(decode_check())
     if opts.json:
         Path(opts.json).write_text(json.dumps(dict(device=torch.cuda.get_device_name(), rows=rows), indent=1))

@@ -4,6 +4,7 @@
     python benchmarks/model_bench.py --profile  # and where the GPU time of one generate goes, both ways
     python benchmarks/model_bench.py --split    # and the mode with one family of routes at a time
     python benchmarks/model_bench.py --reps 9   # rounds of the interleaved comparison (default 5)
+    python benchmarks/model_bench.py --python-route  # and the mode with its routes in Python only
 
 The model is built from a config (random weights, nothing downloaded; examples/
 llama_invariance.py builds it). Greedy decoding of NEW tokens with a KV cache, timed after
@@ -14,6 +15,7 @@ tokens agree.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -53,10 +55,13 @@ def _once(model, ids, new: int) -> tuple[float, object]:
     return time.perf_counter() - t, toks
 
 
-def interleaved(model, ids, new: int, routes=None) -> tuple[float, float, object, object]:
+def interleaved(model, ids, new: int, routes=None, python_route: bool = False) -> tuple:
     """Best plain and best mode time over REPS rounds of one plain generate then one in the mode
     (`routes`: the route table the mode installs; None: all of it). A shared host's speed drifts
-    by more than the mode's cost between runs minutes apart: side by side, both see the same drift."""
+    by more than the mode's cost between runs minutes apart: side by side, both see the same drift.
+    With `python_route`, a third generate a round runs the mode with REDGEN_FAST_ROUTE=0 (its
+    replayable routes in Python, not C++): (plain, mode, plain tokens, mode tokens, python-route
+    mode, its tokens); otherwise the last two are None."""
     import redgen
     from redgen.runtime import mode
 
@@ -67,21 +72,31 @@ def interleaved(model, ids, new: int, routes=None) -> tuple[float, float, object
         generate(model, ids, 4)  # warm-up: compiles every kernel of prefill and decode, both ways
         with redgen.batch_invariant():
             generate(model, ids, 4)
-        plain = routed = float("inf")
-        toks_plain = toks_routed = None
+        plain = routed = slow = float("inf")
+        toks_plain = toks_routed = toks_slow = None
         for _ in range(REPS):
             t, toks_plain = _once(model, ids, new)
             plain = min(plain, t)
             with redgen.batch_invariant():
                 t, toks_routed = _once(model, ids, new)
             routed = min(routed, t)
+            if python_route:
+                os.environ["REDGEN_FAST_ROUTE"] = "0"
+                try:
+                    with redgen.batch_invariant():
+                        t, toks_slow = _once(model, ids, new)
+                finally:
+                    del os.environ["REDGEN_FAST_ROUTE"]
+                slow = min(slow, t)
     finally:
         mode.ROUTES = every
-    return plain, routed, toks_plain, toks_routed
+    return plain, routed, toks_plain, toks_routed, (slow if python_route else None), toks_slow
 
 
 def main() -> int:
     import torch
+
+    import redgen
 
     s = SETUP
     model = build(s)
@@ -90,7 +105,8 @@ def main() -> int:
     from redgen.runtime import mode
 
     before = mode.call_counts()
-    plain, routed, toks_plain, toks_routed = interleaved(model, ids, s.new)
+    python_route = "--python-route" in sys.argv
+    plain, routed, toks_plain, toks_routed, slow, toks_slow = interleaved(model, ids, s.new, python_route=python_route)
     calls = dict(mode.call_counts() - before)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     print(f"Llama {s.layers} layers, hidden {s.hidden}, {s.dtype}, batch {s.batches[0]}, prompt {s.prompt}, "
@@ -99,7 +115,18 @@ def main() -> int:
     n = s.batches[0] * s.new
     print(f"| plain torch | {plain:.3f} | {n / plain:.0f} |")
     print(f"| redgen.batch_invariant() | {routed:.3f} | {n / routed:.0f} |")
+    if python_route:
+        print(f"| batch_invariant(), routes in Python (REDGEN_FAST_ROUTE=0) | {slow:.3f} | {n / slow:.0f} |")
     print(f"ratio (mode / plain): {routed / plain:.2f}x; tokens equal: {torch.equal(toks_plain, toks_routed)}")
+    if python_route:
+        print(f"ratio, routes in Python: {slow / plain:.2f}x; its tokens equal the C++ route's: "
+              f"{torch.equal(toks_slow, toks_routed)}")
+    from redgen.runtime import fast_route
+
+    with redgen.batch_invariant():  # the plans a generate leaves (the last disable drops them)
+        generate(model, ids, 4)
+        plans = fast_route.plans()
+    print(f"the mode's C++ route: {fast_route.status()}; plans (C++ launches, Python replays): {plans}")
     print(f"routed calls (warm-ups and {REPS} timed runs): {calls}")
     if "--split" in sys.argv:
         _split(model, ids, s.new)
@@ -126,7 +153,7 @@ def _split(model, ids, new: int) -> None:
     print("| routed | plain s | mode s | mode / plain |\n| --- | --- | --- | --- |")
     for label, prefixes in FAMILIES.items():
         routes = tuple(r for r in mode.ROUTES if r.aten.startswith(prefixes))
-        plain, routed, _, _ = interleaved(model, ids, new, routes)
+        plain, routed, *_ = interleaved(model, ids, new, routes)
         print(f"| {label} alone | {plain:.3f} | {routed:.3f} | {routed / plain:.2f}x |")
 
 

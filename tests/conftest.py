@@ -36,3 +36,19 @@ def _fresh_mode_signatures():
 
     mode._KEPT.clear()
     yield
+
+
+@pytest.fixture
+def adapter_calls(monkeypatch):
+    """How many routed calls went through an adapter (the mode's argument binding): a count in a list."""
+    from redgen.runtime import mode
+
+    n = [0]
+    real = mode._schema_args
+
+    def counting(*a):
+        n[0] += 1
+        return real(*a)
+
+    monkeypatch.setattr(mode, "_schema_args", counting)
+    return n

@@ -184,3 +184,52 @@ def test_the_ascend_launcher_takes_heads_first_too():
     want_o, want_lse = asc.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=True,
                                      return_lse=True)
     assert _same((o, lse), (want_o.transpose(1, 2), want_lse.transpose(1, 2)))
+
+
+class _Recorder:
+    """Stands in for fast_route's binding (`_FAST`): declines every replay, keeps what is handed over."""
+
+    def __init__(self):
+        self.stored, self.asked = [], []
+
+    def replay(self, fn, args):
+        self.asked.append((fn, args))
+
+    def store(self, run, args, plan):
+        self.stored.append((run, args, plan))
+
+
+@pytest.mark.parametrize("heads_first", [False, True])
+def test_a_dense_call_hands_its_plan_to_the_cpp_replay(mod, monkeypatch, heads_first):
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
+    monkeypatch.setattr(mod, "_attn_fwd", Kernel(mod._attn_fwd, c_launcher=True))
+    monkeypatch.setattr(mod, "_attn_combine", Kernel(mod._attn_combine, c_launcher=True))
+    rec = _Recorder()
+    monkeypatch.setattr(mod, "_FAST", rec)
+    q, k, v = _step(300)
+    if heads_first:
+        q, k, v = (x.transpose(1, 2) for x in (q, k, v))
+    got = mod.attention(q, k, v, causal=True, return_lse=heads_first, heads_first=heads_first)
+    args = (q, k, v, True, None, heads_first, heads_first)
+    assert rec.asked[0][0] == id(mod._dense) and all(a is b for a, b in zip(rec.asked[0][1], args, strict=True))
+    (run, handed, plan), = rec.stored
+    assert run is mod._dense and all(a is b for a, b in zip(handed, args, strict=True))
+    _, _, _, outs, scratch, launches, many, direct = plan
+    results = got if heads_first else (got,)
+    # the outputs as returned (heads first: transposed views, strides and all), the partials and
+    # an unreturned logsumexp as workspaces, both launches with the C launcher's arguments
+    assert outs == tuple((tuple(r.shape), r.stride(), r.dtype) for r in results) and many is heads_first
+    assert len(scratch) == (1 if heads_first else 2) and len(launches) == 2 and len(direct) == 2
+    # the tensors in place: q, k, v are the call's arguments 0-2, out is output 0
+    assert [s for s in launches[0][3] if s[0] < 4] == [(0, 0, 0), (1, 0, 1), (2, 0, 2), (3, 1, 0)]
+    monkeypatch.setattr(mod, "_PROBE", [])  # while the mode probes, neither asked nor handed over
+    mod.attention(q, k, v, causal=True, return_lse=heads_first, heads_first=heads_first)
+    assert len(rec.asked) == 1 and len(rec.stored) == 1
+
+
+def test_a_transposed_fresh_output_is_replayable_a_view_is_not(mod):
+    base = torch.empty(2, 3, 4, 5)
+    assert mod._fresh(base) and mod._fresh(base.transpose(1, 2)) and mod._fresh(base.permute(3, 0, 2, 1))
+    assert not mod._fresh(base[:, 1:]) and not mod._fresh(base[..., ::2]) and not mod._fresh(base[0])
+    assert not mod._fresh(torch.empty(6).as_strided((2, 3), (0, 1)))  # overlapping
+    assert mod._fresh(torch.empty(1, 4, 1)) and mod._fresh(torch.empty(0, 3))

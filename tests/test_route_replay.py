@@ -31,20 +31,6 @@ def _signatures(aten: str) -> dict:
     return mode._STATE.replays[aten, "CPU"].plans
 
 
-@pytest.fixture
-def adapter_calls(monkeypatch):
-    """How many routed calls went through an adapter (the mode's argument binding)."""
-    n = [0]
-    real = mode._schema_args
-
-    def counting(*a):
-        n[0] += 1
-        return real(*a)
-
-    monkeypatch.setattr(mode, "_schema_args", counting)
-    return n
-
-
 @pytest.mark.parametrize("case", ["mean", "mm", "layer_norm"])
 def test_a_repeated_signature_skips_the_adapter_with_the_same_bits(case, adapter_calls):
     w, b = _x(70, seed=5), _x(70, seed=6)

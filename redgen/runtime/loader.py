@@ -118,6 +118,11 @@ def load(op: str, target: str = "cuda", *, root: Path | None = None) -> Any:
     Raises UnknownKernel (a LookupError) listing the generated ops and targets.
     """
     mod = load_module(op, target, root=root)
+    if target == "cuda":
+        # A repeated signature's call served from C++ on a CUDA machine (elsewhere: nothing to do).
+        from redgen.runtime import fast_route
+
+        fast_route.bind(mod)
     fn = getattr(mod, op, None)
     if fn is None:
         raise UnknownKernel(f"{mod.__file__} defines no function '{op}'")

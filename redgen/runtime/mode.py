@@ -43,6 +43,7 @@ import torch
 
 from redgen import targets
 from redgen.errors import NotCovered, UnknownKernel
+from redgen.runtime import fast_route
 from redgen.runtime.aten import ROUTES
 from redgen.runtime.loader import load
 from redgen.runtime.route import Args, Fns, Route, _Fallback
@@ -74,6 +75,7 @@ class _State:
     warned: set[tuple[str, str]] = field(default_factory=set)
     calls: Counter = field(default_factory=Counter)        # aten -> routed calls (tests, demo)
     replays: dict[tuple[str, str], RouteReplay] = field(default_factory=dict)  # (aten, key) -> its signatures
+    routers: list[Any] = field(default_factory=list)       # the C++ IMPL libraries while enabled (fast_route.py)
 
 
 _LOCK = threading.RLock()
@@ -186,10 +188,12 @@ def _make_kernel(route: Route, op: Any, fns: Fns, original: Any, replays: RouteR
             _on_fallback(route.aten, fb.reason)
             # The kernel captured before overriding: never re-enters this override.
             _TLS.in_fallback = True
+            fast_route.set_in_fallback(True)
             try:
                 return original.call_boxed(keyset, *args, **kwargs)
             finally:
                 _TLS.in_fallback = False
+                fast_route.set_in_fallback(False)
         with _LOCK:
             _STATE.calls[route.aten] += 1
         return out
@@ -225,8 +229,14 @@ def _install(target: str | None) -> None:
                       stacklevel=4)
         return
     lib = torch.library.Library("aten", "IMPL")
+    routers: list[Any] = []
     try:
         for key, tgt in keys:
+            # The replayable routes' kernels in C++ where it builds (fast_route.py); the CPU key
+            # only under the interpreter, where CI exercises it.
+            router = fast_route.router(key) if key in ("CUDA", "CPU") else None
+            if router is not None:
+                routers.append(router)
             for route in ROUTES:
                 packet, _, overload = route.aten.partition(".")
                 opname = f"aten::{packet}" + ("" if overload == "default" else f".{overload}")
@@ -256,14 +266,35 @@ def _install(target: str | None) -> None:
                     replays = _kept_replays(route.aten, key, fns) if route.signature_only else None
                     if replays is not None:
                         _STATE.replays[route.aten, key] = replays
-                    lib.impl(opname.removeprefix("aten::"), _make_kernel(route, op, fns, original, replays), key,
-                             with_keyset=True)
+                    kernel = _make_kernel(route, op, fns, original, replays)
+                    if router is not None and replays is not None:
+                        miss = fast_route.miss_handler(kernel, _KEYSETS[key], replays, _in_fallback)
+                        router.add(opname.removeprefix("aten::"), fast_route.route_id(route.aten, key), miss)
+                    else:
+                        lib.impl(opname.removeprefix("aten::"), kernel, key, with_keyset=True)
                 _STATE.routes.append((route.aten, key, f"{tgt}:{route.ops[0]}"))
                 _STATE.skipped.pop(route.aten, None)
     except BaseException:
         lib._destroy()
+        routers.clear()
         raise
     _STATE.lib = lib
+    _STATE.routers = routers
+
+
+class _KeySets(dict):
+    """dispatch key name -> the keyset a C++-routed call hands the Python kernel (its fallback's)."""
+
+    def __missing__(self, key: str) -> Any:
+        got = self[key] = torch._C.DispatchKeySet(getattr(torch._C.DispatchKey, key))
+        return got
+
+
+_KEYSETS = _KeySets()
+
+
+def _in_fallback() -> bool:
+    return getattr(_TLS, "in_fallback", False)
 
 
 # Each route's recorded signatures outlive the mode (a model wrapped in batch_invariant() per
@@ -305,6 +336,8 @@ def _uninstall() -> None:
     if _STATE.lib is not None:
         _STATE.lib._destroy()
     _STATE.lib = None
+    _STATE.routers = []  # their kernels go with them
+    fast_route.forget()
     _STATE.routes = []
     _STATE.replays = {}
 
@@ -384,4 +417,4 @@ def skipped() -> dict[str, str]:
 def call_counts() -> Counter:
     """How many calls each aten overload sent to redgen's kernels (process lifetime)."""
     with _LOCK:
-        return Counter(_STATE.calls)
+        return Counter(_STATE.calls) + Counter(fast_route.hits())

@@ -1,0 +1,564 @@
+// The batch-invariant mode's routed calls, dispatched in C++ (redgen/runtime/fast_route.py).
+//
+// Why: a Python kernel registered at a dispatch key costs the dispatcher's trip into Python and
+// back (the GIL, every argument boxed into a Python object and the result unboxed), about 12 us a
+// call on an H100: a 4-layer Llama under the mode ran 1.16-1.18x its plain time with every routed
+// kernel handing the call straight back to torch's own (docs/gpu_2026_11_26, run 43).
+//
+// What: a boxed kernel per routed aten overload. It keys the call by its signature (each tensor's
+// dtype, device, sizes, strides, requires_grad and 16-byte alignment; the other arguments'
+// values; the current device) and, where the Python route recorded a plan for that signature
+// (redgen/runtime/route_replay.py: the generated launcher's kernels, grids and arguments, its
+// outputs and workspaces), allocates the outputs and workspaces and launches the same compiled
+// kernels with the same arguments through the driver: the same bits, without Python. Any other
+// call (a signature not seen, one not replayable, a knob changed since the plan was recorded,
+// a call from inside torch's own kernel for a fallback) is handed to the Python route as torch
+// would hand it, which may record a plan for the next call.
+#include <torch/extension.h>
+#include <torch/library.h>
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
+#include <torch/csrc/Dtype.h>
+#include <torch/csrc/DynamicTypes.h>
+#include <torch/csrc/utils/tensor_memoryformats.h>
+#include <torch/csrc/Exceptions.h>
+#include <torch/csrc/autograd/python_variable.h>
+#include <torch/csrc/jit/python/pybind_utils.h>
+
+#include <dlfcn.h>
+
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+// --- the driver, resolved once (no CUDA headers: a CUresult is an int, handles are pointers) ---
+using LaunchKernel = int (*)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             void*, void**, void**);
+using CtxGetCurrent = int (*)(void**);
+
+struct Driver {
+  LaunchKernel launch = nullptr;
+  CtxGetCurrent current = nullptr;
+};
+
+const Driver& driver() {
+  static const Driver d = [] {
+    Driver r;
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (lib == nullptr) lib = dlopen("libcuda.so.1", RTLD_NOW);
+    if (lib != nullptr) {
+      r.launch = reinterpret_cast<LaunchKernel>(dlsym(lib, "cuLaunchKernel"));
+      r.current = reinterpret_cast<CtxGetCurrent>(dlsym(lib, "cuCtxGetCurrent"));
+    }
+    return r;
+  }();
+  return d;
+}
+
+// --- plans ---
+// A kernel parameter: `size` bytes (4 or 8) of a constant's bits, or a tensor's device address.
+enum Src : int { kConst = -1, kArg = 0, kOut = 1, kWork = 2 };
+struct Param {
+  int size;
+  int src;
+  int64_t value;  // kConst: the bits; otherwise the index of the call argument, output or workspace
+};
+struct Launch {
+  void* function;
+  unsigned grid[3];
+  unsigned block;
+  unsigned shared;
+  std::vector<Param> params;
+};
+struct Alloc {
+  std::vector<int64_t> sizes, strides;
+  at::ScalarType dtype;
+};
+
+struct Plan {
+  int64_t epoch = 0;
+  bool grad = false;  // a direct call's input needs grad: the general path serves it while grad mode is on
+  int device = -1;
+  std::vector<Alloc> outs, work;
+  std::vector<Launch> launches;
+  bool many = false;  // a direct call returns a tuple
+  PyObject* replay = nullptr;  // a Python replay (no C launches: the interpreter, another Triton)
+
+  Plan() = default;
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+  ~Plan() {
+    // The last owner may be a thread without the GIL (a hit running while the table was cleared).
+    if (replay != nullptr && Py_IsInitialized()) {
+      py::gil_scoped_acquire gil;
+      Py_DECREF(replay);
+    }
+  }
+};
+
+using Key = std::vector<int64_t>;
+
+struct KeyHash {
+  size_t operator()(const Key& k) const noexcept {
+    uint64_t h = 1469598103934665603ull ^ k.size();
+    for (int64_t v : k) h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+    return static_cast<size_t>(h ^ (h >> 32));
+  }
+};
+
+constexpr size_t kLimit = 4096;  // a bound, not an LRU: the signatures of a serving loop repeat
+constexpr int kRoutes = 256;
+
+std::shared_mutex table_lock;
+std::unordered_map<Key, std::shared_ptr<Plan>, KeyHash> table;  // (route, signature...) -> plan
+std::atomic<int64_t> epoch{0};  // bumped when a generated module's knob is set: every plan is stale
+std::array<std::atomic<int64_t>, kRoutes> hits{};
+thread_local bool in_fallback = false;  // inside torch's own kernel for a fallback (mode.py)
+
+// Tags keep an int from colliding with a double's bits, a list's length with an element.
+enum Tag : int64_t { kNone = 1, kBool, kInt, kDouble, kTensor, kIntList, kString, kDevice, kDtype, kTuple, kDirect };
+
+bool tensor_signature(const at::Tensor& t, Key& key) {
+  if (!t.defined() || t.layout() != c10::kStrided || t.is_conj() || t.is_neg()) return false;
+  key.push_back(kTensor);
+  key.push_back(static_cast<int64_t>(t.scalar_type()));
+  key.push_back(static_cast<int64_t>(t.device().type()) * 1024 + t.device().index());
+  key.push_back(t.dim() * 4 + t.requires_grad() * 2 + (reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0));
+  for (int64_t s : t.sizes()) key.push_back(s);
+  for (int64_t s : t.strides()) key.push_back(s);
+  return true;
+}
+
+void push_string(const char* data, size_t size, Key& key) {
+  key.push_back(kString);
+  key.push_back(static_cast<int64_t>(size));
+  for (size_t j = 0; j < size; j += 8) {
+    int64_t chunk = 0;
+    std::memcpy(&chunk, data + j, std::min<size_t>(8, size - j));
+    key.push_back(chunk);
+  }
+}
+
+// The call's signature, appended to `key`; false where an argument has none (a tensor list, a
+// non-strided tensor, ...): the Python route takes such calls.
+bool signature(const std::vector<c10::IValue>& args, size_t first, Key& key) {
+  for (size_t i = first; i < args.size(); ++i) {
+    const c10::IValue& a = args[i];
+    if (a.isTensor()) {
+      if (!tensor_signature(a.toTensor(), key)) return false;
+    } else if (a.isNone()) {
+      key.push_back(kNone);
+    } else if (a.isBool()) {
+      key.push_back(kBool);
+      key.push_back(a.toBool());
+    } else if (a.isInt()) {
+      key.push_back(kInt);
+      key.push_back(a.toInt());
+    } else if (a.isDouble()) {
+      double d = a.toDouble();
+      int64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      key.push_back(kDouble);
+      key.push_back(bits);
+    } else if (a.isIntList()) {
+      auto l = a.toIntList();
+      key.push_back(kIntList);
+      key.push_back(static_cast<int64_t>(l.size()));
+      for (int64_t v : l) key.push_back(v);
+    } else if (a.isString()) {
+      const std::string& s = a.toStringRef();
+      push_string(s.data(), s.size(), key);
+    } else if (a.isDevice()) {
+      key.push_back(kDevice);
+      key.push_back(static_cast<int64_t>(a.toDevice().type()) * 1024 + a.toDevice().index());
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::shared_ptr<Plan> find(const Key& key) {
+  std::shared_lock<std::shared_mutex> lock(table_lock);
+  auto it = table.find(key);
+  return it == table.end() ? nullptr : it->second;
+}
+
+void store(Key key, std::shared_ptr<Plan> plan) {
+  std::unique_lock<std::shared_mutex> lock(table_lock);
+  if (table.size() >= kLimit) table.clear();
+  table[std::move(key)] = std::move(plan);
+}
+
+// --- running a plan ---
+at::Tensor device_tensor(const Alloc& a, const at::TensorOptions& opts) {
+  return at::empty_strided(a.sizes, a.strides, opts.dtype(a.dtype));
+}
+
+// The recorded launches on this call's tensors; false (nothing launched, nothing on the stack
+// changed) where the driver has no current context: the Python route launches then.
+// `arg(i)`: the call's i-th argument, a tensor wherever a plan's parameter reads one.
+template <class Arg>
+bool launch(const Plan& plan, const Arg& arg, std::vector<at::Tensor>& outs) {
+  const Driver& d = driver();
+  void* ctx = nullptr;
+  if (d.launch == nullptr || d.current(&ctx) != 0 || ctx == nullptr) return false;
+  c10::Device dev(c10::kCUDA, static_cast<c10::DeviceIndex>(plan.device));
+  auto opts = at::TensorOptions().device(dev);
+  outs.reserve(plan.outs.size());
+  for (const Alloc& a : plan.outs) outs.push_back(device_tensor(a, opts));
+  std::vector<at::Tensor> work;
+  work.reserve(plan.work.size());
+  for (const Alloc& a : plan.work) work.push_back(device_tensor(a, opts));
+  c10::impl::VirtualGuardImpl impl(c10::kCUDA);
+  void* stream = impl.getStream(dev).native_handle();
+  std::vector<int64_t> values;
+  std::vector<void*> pointers;
+  for (const Launch& l : plan.launches) {
+    values.resize(l.params.size());
+    pointers.resize(l.params.size());
+    for (size_t i = 0; i < l.params.size(); ++i) {
+      const Param& p = l.params[i];
+      switch (p.src) {
+        case kArg:
+          values[i] = reinterpret_cast<int64_t>(arg(p.value).data_ptr());
+          break;
+        case kOut:
+          values[i] = reinterpret_cast<int64_t>(outs[p.value].data_ptr());
+          break;
+        case kWork:
+          values[i] = reinterpret_cast<int64_t>(work[p.value].data_ptr());
+          break;
+        default:
+          values[i] = p.value;
+      }
+      pointers[i] = &values[i];  // a 4-byte parameter reads the low half (x86-64, aarch64: little endian)
+    }
+    if (static_cast<uint64_t>(l.grid[0]) * l.grid[1] * l.grid[2] == 0) continue;  // as Triton's launcher
+    int rc = d.launch(l.function, l.grid[0], l.grid[1], l.grid[2], l.block, 1, 1, l.shared, stream,
+                      pointers.data(), nullptr);
+    TORCH_CHECK(rc == 0, "redgen fast route: cuLaunchKernel failed with CUDA error ", rc);
+  }
+  return true;
+}
+
+// --- the plan a Python description gives (fast_route.py: describe) ---
+std::vector<Alloc> allocs(py::handle seq) {
+  std::vector<Alloc> r;
+  for (py::handle a : seq) {
+    auto t = a.cast<py::tuple>();
+    PyObject* dtype = t[2].ptr();
+    TORCH_CHECK(THPDtype_Check(dtype), "redgen fast route: a plan's dtype is not a torch.dtype");
+    r.push_back({t[0].cast<std::vector<int64_t>>(), t[1].cast<std::vector<int64_t>>(),
+                 reinterpret_cast<THPDtype*>(dtype)->scalar_type});
+  }
+  return r;
+}
+
+// desc: ("launch", device, outs, workspaces, launches) or ("python", replay).
+std::shared_ptr<Plan> parse(py::handle desc) {
+  auto t = desc.cast<py::tuple>();
+  auto plan = std::make_shared<Plan>();
+  plan->epoch = epoch.load();
+  if (t[0].cast<std::string>() == "python") {
+    plan->replay = t[1].ptr();
+    Py_INCREF(plan->replay);
+    return plan;
+  }
+  plan->device = t[1].cast<int>();
+  plan->outs = allocs(t[2]);
+  plan->work = allocs(t[3]);
+  for (py::handle h : t[4]) {
+    auto l = h.cast<py::tuple>();
+    Launch launch;
+    launch.function = reinterpret_cast<void*>(l[0].cast<uintptr_t>());
+    for (int i = 0; i < 3; ++i) launch.grid[i] = l[1].cast<py::tuple>()[i].cast<unsigned>();
+    launch.block = l[2].cast<unsigned>();
+    launch.shared = l[3].cast<unsigned>();
+    for (py::handle p : l[4]) {
+      auto q = p.cast<py::tuple>();
+      launch.params.push_back({q[0].cast<int>(), q[1].cast<int>(), q[2].cast<int64_t>()});
+    }
+    plan->launches.push_back(std::move(launch));
+  }
+  return plan;
+}
+
+// --- the Python side, as torch calls a Python kernel: positional and keyword-only arguments ---
+// An argument as Python sees it: an IValue holds a dtype, a layout or a memory format as an int,
+// which only the schema's type tells apart.
+py::object to_python(const c10::Argument& arg, c10::IValue v) {
+  if (v.isInt()) {
+    c10::TypePtr t = arg.real_type();
+    if (auto opt = t->cast<c10::OptionalType>()) t = opt->getElementType();
+    switch (t->kind()) {
+      case c10::TypeKind::ScalarTypeType:
+        return py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(torch::getTHPDtype(v.toScalarType())));
+      case c10::TypeKind::LayoutType:
+        return py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(torch::getTHPLayout(v.toLayout())));
+      case c10::TypeKind::MemoryFormatType:
+        return py::reinterpret_borrow<py::object>(torch::utils::getTHPMemoryFormat(v.toMemoryFormat()));
+      default:
+        break;
+    }
+  }
+  return torch::jit::toPyObject(std::move(v));
+}
+
+py::tuple to_python(const c10::OperatorHandle& op, std::vector<c10::IValue> args) {
+  const auto& schema = op.schema().arguments();
+  py::list pos;
+  py::dict kw;
+  for (size_t i = 0; i < args.size(); ++i) {
+    py::object v = to_python(schema[i], std::move(args[i]));
+    if (schema[i].kwarg_only()) {
+      kw[py::str(schema[i].name())] = v;
+    } else {
+      pos.append(v);
+    }
+  }
+  return py::make_tuple(py::tuple(pos), kw);
+}
+
+void push_result(const c10::OperatorHandle& op, torch::jit::Stack* stack, py::handle out) {
+  const auto& rets = op.schema().returns();
+  if (rets.size() == 1) {
+    stack->push_back(torch::jit::toIValue(out, rets[0].type()));
+    return;
+  }
+  auto t = py::reinterpret_borrow<py::tuple>(out);
+  TORCH_CHECK(t.size() == rets.size(), "redgen fast route: ", op.schema().name(), " returned ", t.size(),
+              " values, its schema ", rets.size());
+  for (size_t i = 0; i < rets.size(); ++i) stack->push_back(torch::jit::toIValue(t[i], rets[i].type()));
+}
+
+// --- a generated launcher's own call (its `_replayed`, templates/cuda/replay.py.j2) ---
+// The Python arguments' signature, as the launcher's `_sig` reads them; false where one has none.
+bool py_signature(PyObject* a, Key& key) {
+  if (THPVariable_Check(a)) {
+    // Its Python class too, as the launcher's key: a subclass never takes a plain tensor's plan.
+    key.push_back(reinterpret_cast<int64_t>(Py_TYPE(a)));
+    return tensor_signature(THPVariable_Unpack(a), key);
+  }
+  if (a == Py_None) {
+    key.push_back(kNone);
+  } else if (PyBool_Check(a)) {
+    key.push_back(kBool);
+    key.push_back(a == Py_True);
+  } else if (PyLong_CheckExact(a)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+    if (overflow != 0) return false;
+    key.push_back(kInt);
+    key.push_back(v);
+  } else if (PyFloat_CheckExact(a)) {
+    double d = PyFloat_AS_DOUBLE(a);
+    int64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    key.push_back(kDouble);
+    key.push_back(bits);
+  } else if (THPDtype_Check(a)) {
+    key.push_back(kDtype);
+    key.push_back(static_cast<int64_t>(reinterpret_cast<THPDtype*>(a)->scalar_type));
+  } else if (PyTuple_CheckExact(a)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(a);
+    key.push_back(kTuple);
+    key.push_back(n);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (!py_signature(PyTuple_GET_ITEM(a, i), key)) return false;
+    }
+  } else if (PyUnicode_CheckExact(a)) {
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(a, &size);
+    if (data == nullptr) {
+      PyErr_Clear();
+      return false;
+    }
+    push_string(data, static_cast<size_t>(size), key);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool direct_key(int64_t fn, const py::tuple& args, Key& key) {
+  key.reserve(48);
+  key.push_back(kDirect);
+  key.push_back(fn);
+  // The current device, as the launcher's key: -1 where torch has no CUDA (a stand-in's test).
+  key.push_back(c10::impl::hasDeviceGuardImpl(c10::kCUDA) ? c10::impl::VirtualGuardImpl(c10::kCUDA).getDevice().index()
+                                                            : -1);
+  try {
+    for (py::handle a : args) {
+      if (!py_signature(a.ptr(), key)) return false;
+    }
+  } catch (const c10::Error&) {  // a tensor with no data (a fake tensor): the launcher's Python path
+    return false;
+  }
+  return true;
+}
+
+// The launcher's result from its plan for this signature, or None (no plan, a stale one, an
+// input needing grad with grad mode on, no current context): the launcher's Python path then.
+py::object direct_replay(int64_t fn, const py::tuple& args) {
+  Key key;
+  if (!direct_key(fn, args, key)) return py::none();
+  std::shared_ptr<Plan> plan = find(key);
+  if (!plan || plan->epoch != epoch.load() || plan->replay != nullptr || (plan->grad && at::GradMode::is_enabled())) {
+    return py::none();
+  }
+  std::vector<at::Tensor> outs;
+  auto arg = [&](int64_t i) -> const at::Tensor& { return THPVariable_Unpack(PyTuple_GET_ITEM(args.ptr(), i)); };
+  if (!launch(*plan, arg, outs)) return py::none();
+  if (!plan->many) return py::reinterpret_steal<py::object>(THPVariable_Wrap(std::move(outs[0])));
+  py::tuple got(outs.size());
+  for (size_t i = 0; i < outs.size(); ++i) got[i] = py::reinterpret_steal<py::object>(THPVariable_Wrap(std::move(outs[i])));
+  return got;
+}
+
+void direct_store(int64_t fn, const py::tuple& args, py::handle desc, bool grad, bool many) {
+  Key key;
+  if (!direct_key(fn, args, key)) return;
+  auto plan = parse(desc);
+  if (plan->replay != nullptr || plan->outs.empty()) return;
+  plan->grad = grad;
+  plan->many = many;
+  store(std::move(key), std::move(plan));
+}
+
+// --- the kernel ---
+class RouteKernel final : public c10::OperatorKernel {
+ public:
+  RouteKernel(int route, bool cuda, py::object miss) : route_(route), cuda_(cuda), miss_(miss.release().ptr()) {}
+  RouteKernel(const RouteKernel&) = delete;
+  RouteKernel& operator=(const RouteKernel&) = delete;
+  ~RouteKernel() override {
+    if (Py_IsInitialized()) {
+      py::gil_scoped_acquire gil;
+      Py_DECREF(miss_);
+    }
+  }
+
+  void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet, torch::jit::Stack* stack) {
+    const size_t n = op.schema().arguments().size();
+    Key key;
+    bool keyed = false;
+    if (!in_fallback) {
+      key.reserve(48);
+      key.push_back(route_);
+      key.push_back(cuda_ ? c10::impl::VirtualGuardImpl(c10::kCUDA).getDevice().index() : -1);
+      std::vector<c10::IValue> args(stack->end() - n, stack->end());
+      try {
+        keyed = signature(args, 0, key);
+      } catch (const c10::Error&) {  // a tensor with no data: the Python route
+        keyed = false;
+      }
+      if (keyed) {
+        std::shared_ptr<Plan> plan = find(key);
+        if (plan && plan->epoch == epoch.load() && run(*plan, op, args, stack, n)) {
+          hits[route_].fetch_add(1, std::memory_order_relaxed);
+          return;
+        }
+      }
+    }
+    miss(op, stack, n, keyed ? &key : nullptr);
+  }
+
+ private:
+  bool run(const Plan& plan, const c10::OperatorHandle& op, const std::vector<c10::IValue>& args,
+           torch::jit::Stack* stack, size_t n) {
+    if (plan.replay != nullptr) {
+      py::gil_scoped_acquire gil;
+      PyObject* out = PyObject_Call(plan.replay, to_python(op, args).ptr(), nullptr);
+      if (out == nullptr) throw python_error();
+      auto res = py::reinterpret_steal<py::object>(out);
+      torch::jit::drop(*stack, n);
+      push_result(op, stack, res);
+      return true;
+    }
+    std::vector<at::Tensor> outs;
+    if (!launch(plan, [&](int64_t i) -> const at::Tensor& { return args[i].toTensor(); }, outs)) return false;
+    torch::jit::drop(*stack, n);
+    for (at::Tensor& t : outs) stack->emplace_back(std::move(t));
+    return true;
+  }
+
+  // The Python route, as torch calls a Python kernel; it returns (result, a plan or None).
+  void miss(const c10::OperatorHandle& op, torch::jit::Stack* stack, size_t n, const Key* key) {
+    auto arguments = torch::jit::pop(*stack, n);
+    py::gil_scoped_acquire gil;
+    PyObject* got = PyObject_Call(miss_, to_python(op, std::move(arguments)).ptr(), nullptr);
+    if (got == nullptr) throw python_error();
+    auto res = py::reinterpret_steal<py::tuple>(got);
+    push_result(op, stack, res[0]);
+    if (key != nullptr && !res[1].is_none()) {
+      auto plan = parse(res[1]);
+      if (plan->replay != nullptr || plan->outs.size() == op.schema().returns().size()) store(*key, std::move(plan));
+    }
+  }
+
+  const int route_;
+  const bool cuda_;
+  PyObject* miss_;
+};
+
+struct Quiet final : c10::WarningHandler {
+  void process(const c10::Warning&) override {}
+};
+
+// An aten IMPL library at one dispatch key; dropping it removes its kernels.
+class Router {
+ public:
+  explicit Router(const std::string& key)
+      : lib_(torch::Library::IMPL, "aten", c10::parseDispatchKey(key), "redgen/runtime/fast_route.py", 0),
+        cuda_(key == "CUDA") {}
+
+  void add(const std::string& name, int route, py::object miss) {
+    TORCH_CHECK(route >= 0 && route < kRoutes, "redgen fast route: route id ", route, " out of range");
+    // Overriding torch's kernel is the point: its warning would go straight to stderr from here.
+    Quiet quiet;
+    c10::WarningUtils::WarningHandlerGuard guard(&quiet);
+    lib_.impl(name.c_str(), torch::CppFunction::makeFromBoxedFunctor(std::make_unique<RouteKernel>(route, cuda_, miss)));
+  }
+
+ private:
+  torch::Library lib_;
+  const bool cuda_;
+};
+
+void clear() {
+  std::unique_lock<std::shared_mutex> lock(table_lock);
+  table.clear();
+}
+
+std::pair<size_t, size_t> size() {
+  std::shared_lock<std::shared_mutex> lock(table_lock);
+  size_t python = 0;
+  for (const auto& kv : table) python += kv.second->replay != nullptr;
+  return {table.size() - python, python};
+}
+
+}  // namespace
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.doc() = "redgen's batch-invariant mode: routed calls replayed in C++";
+  py::class_<Router>(m, "Router").def(py::init<const std::string&>()).def("add", &Router::add);
+  m.def("replay", &direct_replay, "A generated launcher's call served from its plan, or None.");
+  m.def("store", &direct_store, "Record a generated launcher's plan for this call's signature.");
+  m.def("bump", [] { epoch.fetch_add(1); }, "Every recorded plan is stale (a generated module's knob was set).");
+  m.def("clear", &clear, "Forget every recorded plan.");
+  m.def("size", &size, "(plans launched from C++, plans replayed by Python) recorded now.");
+  m.def("hits", [](int route) { return hits.at(route).load(); }, "Calls of a route served from a plan.");
+  m.def("set_in_fallback", [](bool on) { in_fallback = on; }, "This thread is inside torch's kernel for a fallback.");
+  m.def("driver", [] { return driver().launch != nullptr; }, "Whether libcuda's cuLaunchKernel was found.");
+}
