@@ -217,7 +217,7 @@ def test_a_plan_with_hooks_cooperation_or_clusters_is_left_to_python():
     assert fast_route._launches(quiet, plan, None) == (
         "launch", 0, outs, (), ((77, (3, 1, 1), 128, 1024,
                                  ((8, 0, 0), (8, 1, 0), (4, -1, 4), (8, -1, 8), (4, -1, _f32(0.5)), (8, -1, 0),
-                                  (8, -1, 0))),))
+                                  (8, -1, 0))),), 0)
     assert fast_route._launches(SimpleNamespace(_hooks=lambda: (print, None)), plan, None) is None
     coop = (kernel, (3,), template, launch[3], {}, (*bound[:6], ("launch", True, False)))
     assert fast_route._launches(quiet, (*plan[:5], (coop,), False, ("direct",)), None) is None

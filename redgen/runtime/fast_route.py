@@ -1,4 +1,5 @@
-"""The batch-invariant mode's replayable routes, dispatched in C++ (csrc/fast_route.cpp).
+"""The batch-invariant mode's replayable routes and the generated launchers' repeated calls,
+served in C++ (csrc/fast_route.cpp).
 
 A routed aten call whose adapter decides from the call's signature alone (`Route.signature_only`)
 replays, from its second call of a signature on, the plan its generated launcher recorded
@@ -18,6 +19,12 @@ called from C++: the same replay as route_replay.py's, without the adapter. A ge
 module's knob set after a plan was recorded (`mod.SPLIT_BELOW = ...`) makes every plan stale
 (the modules' class watches their knobs' names): the next call takes the Python route, which
 checks the knobs and probes again.
+
+A generated launcher's own repeated calls take the same C++ replay (`bind`, which redgen.load
+applies on a CUDA machine): its public function asks the module's `_FAST` before any of its own
+Python, and its `_replayed` hands over the plan of each signature it records or replays. Dense
+attention, bound by its geometry rather than recorded, hands over the plan of each call's whole
+signature (templates/cuda/attention.py.j2 `_hand_over`).
 
 Built on first use with torch.utils.cpp_extension (a C++ compiler and ninja; about 30 s, then
 cached). REDGEN_FAST_ROUTE=0 turns it off; where it cannot be built, `status()` says why and
@@ -175,8 +182,9 @@ def _ptx_params(compiled: Any) -> list[int] | None:
 
 
 def _launches(mod: Any, plan: tuple, places: tuple | None) -> tuple | None:
-    """("launch", device, outs, workspaces, launches) where C++ can launch every kernel itself."""
-    _, _, device, outs, scratch, launches, _, direct = plan
+    """("launch", device, outs, workspaces, launches, current device) where C++ can launch every
+    kernel itself."""
+    _, current, device, outs, scratch, launches, _, direct = plan
     if direct is None or getattr(device, "type", None) != "cuda" or mod._hooks() != (None, None):
         return None
     got = []
@@ -189,7 +197,8 @@ def _launches(mod: Any, plan: tuple, places: tuple | None) -> tuple | None:
         if params is None:
             return None
         got.append((function, tuple(grid3), 32 * meta.num_warps, meta.shared, params))
-    return ("launch", device.index, outs, scratch, tuple(got))
+    # (the current device's stream, as the launcher's replay takes)
+    return ("launch", device.index, outs, scratch, tuple(got), current)
 
 
 def _params(kernel: Any, compiled: Any, values: tuple, slots: tuple, places: tuple | None) -> tuple | None:

@@ -88,7 +88,8 @@ struct Alloc {
 struct Plan {
   int64_t epoch = 0;
   bool grad = false;  // a direct call's input needs grad: the general path serves it while grad mode is on
-  int device = -1;
+  int device = -1;  // where the outputs and workspaces are allocated
+  int current = -1;  // the current device when recorded (in the key): its stream, as the launcher's
   std::vector<Alloc> outs, work;
   std::vector<Launch> launches;
   bool many = false;  // a direct call returns a tuple
@@ -221,7 +222,7 @@ bool launch(const Plan& plan, const Arg& arg, std::vector<at::Tensor>& outs) {
   work.reserve(plan.work.size());
   for (const Alloc& a : plan.work) work.push_back(device_tensor(a, opts));
   c10::impl::VirtualGuardImpl impl(c10::kCUDA);
-  void* stream = impl.getStream(dev).native_handle();
+  void* stream = impl.getStream(c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(plan.current))).native_handle();
   std::vector<int64_t> values;
   std::vector<void*> pointers;
   for (const Launch& l : plan.launches) {
@@ -265,7 +266,7 @@ std::vector<Alloc> allocs(py::handle seq) {
   return r;
 }
 
-// desc: ("launch", device, outs, workspaces, launches) or ("python", replay).
+// desc: ("launch", device, outs, workspaces, launches, current device) or ("python", replay).
 std::shared_ptr<Plan> parse(py::handle desc) {
   auto t = desc.cast<py::tuple>();
   auto plan = std::make_shared<Plan>();
@@ -276,6 +277,7 @@ std::shared_ptr<Plan> parse(py::handle desc) {
     return plan;
   }
   plan->device = t[1].cast<int>();
+  plan->current = t[5].cast<int>();
   plan->outs = allocs(t[2]);
   plan->work = allocs(t[3]);
   for (py::handle h : t[4]) {
