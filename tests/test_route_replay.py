@@ -77,17 +77,46 @@ def test_a_tensor_the_adapter_makes_is_never_replayed_by_signature(adapter_calls
         assert adapter_calls[0] == 2 and len(_signatures("native_layer_norm.default")) == 0
 
 
-def test_out_overloads_and_attention_keep_their_adapters(adapter_calls):
+def test_out_overloads_keep_their_adapters(adapter_calls):
     x, out = _x(4, 70), torch.empty(4)
-    q, k = _x(1, 4, 6, 16), _x(1, 2, 6, 16, seed=1)
     with torch.no_grad(), redgen.batch_invariant(strict=True):
         for _ in range(2):
             torch.mean(x, -1, out=out)  # the result is copied into `out`: not the launcher's
         assert len(_signatures("mean.out")) == 0
+    assert adapter_calls[0] == 2
+
+
+def test_attention_is_replayed_without_a_mask_and_never_with_one(adapter_calls):
+    # (v distinct from k: a plan never holds one tensor in two places)
+    q, k, v = _x(1, 4, 6, 16), _x(1, 2, 6, 16, seed=1), _x(1, 2, 6, 16, seed=4)
+    q2, k2, v2 = _x(1, 4, 6, 16, seed=2), _x(1, 2, 6, 16, seed=3), _x(1, 2, 6, 16, seed=5)
+    aten = "_scaled_dot_product_flash_attention_for_cpu.default"
+    with torch.no_grad(), redgen.batch_invariant(strict=True):
+        F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        n = adapter_calls[0]
+        got = F.scaled_dot_product_attention(q2, k2, v2, is_causal=True, enable_gqa=True)
+        assert adapter_calls[0] == n and len(_signatures(aten)) == 1  # the signature decides: replayed
+        mask = torch.ones(6, 6, dtype=torch.bool).tril()
         for _ in range(2):
-            F.scaled_dot_product_attention(q, k, k, is_causal=True, enable_gqa=True)
-        assert not any(aten.startswith("_scaled_dot_product") for aten, _ in mode._STATE.replays)
-    assert adapter_calls[0] == 4
+            masked = F.scaled_dot_product_attention(q2, k2, v2, attn_mask=mask, enable_gqa=True)
+        assert adapter_calls[0] == n + 2 and len(_signatures(aten)) == 1  # a mask's values decide
+    want = load("attention")(*(t.transpose(1, 2) for t in (q2, k2, v2)), causal=True).transpose(1, 2)
+    assert torch.equal(got, want) and torch.equal(masked, want)
+
+
+def test_returns_describe_views_held_tensors_and_integers():
+    from redgen.runtime import route_replay
+
+    o, lse, held = _x(2, 3), _x(2, seed=1), torch.empty(0)
+    rets = route_replay._returns((o, lse.unsqueeze(-1), held, 5), (o, lse))
+    assert rets[0] == (0, 0) and rets[1] == (1, 1, (2, 1), (1, 1), 0) and rets[3] == (3, 5)
+    assert rets[2][0] == 2 and rets[2][1] is held
+    o2, lse2 = _x(2, 3, seed=2), _x(2, seed=3)
+    got = route_replay.assemble(rets, (o2, lse2))
+    assert got[0] is o2 and got[2] is held and got[3] == 5
+    assert torch.equal(got[1], lse2.unsqueeze(-1)) and got[1].data_ptr() == lse2.data_ptr()
+    assert route_replay._returns(o, (o2,)) is None  # one result, not the launcher's
+    assert route_replay._returns((o, "causal"), (o,)) is None  # neither a tensor nor an integer
 
 
 def test_signatures_outlive_the_mode_for_the_same_modules(adapter_calls, monkeypatch):

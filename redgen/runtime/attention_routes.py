@@ -18,7 +18,8 @@ for the efficient/cudnn backward -- falls back to torch's kernel with the mode's
 Calls torch sends to the math path (e.g. dropout on CPU, float64) never reach these ops:
 the math path decomposes into matmul/softmax above the device key and is not routed
 (docs/attention.md). Recognising a mask compares it on the
-device with the causal pattern (one sync per call that passes a mask).
+device with the causal pattern (one sync per call that passes a mask). A call without a mask is
+decided by its signature, so the mode replays it (route_replay.py; in C++: fast_route.py).
 """
 
 from __future__ import annotations
@@ -133,12 +134,13 @@ def _cudnn(fns: Fns, a: Args) -> Any:
 # The keyword the adapters pass: a module generated before it existed is not routed (mode.skipped()).
 _PARAMS = {"attention": ("heads_first",)}
 
-# signature_only=False: a mask's values decide `causal` (the launcher binds dense calls by their
-# geometry itself: cuda's _dense).
+# A mask's values decide `causal`: a call with a mask is never replayed (`reads`); one without is
+# decided by its signature. The adapters' other outputs are _unused's cached tensors, lengths from
+# the shapes and (cudnn) a view of the logsumexp (`holds`).
 ROUTES: tuple[Route, ...] = tuple(
-    Route(aten, ("attention",), adapter, _PARAMS, signature_only=False)
-    for aten, adapter in (("_scaled_dot_product_flash_attention_for_cpu.default", _cpu_flash),
-                          ("_scaled_dot_product_flash_attention.default", _flash),
-                          ("_scaled_dot_product_efficient_attention.default", _efficient),
-                          ("_scaled_dot_product_cudnn_attention.default", _cudnn))
+    Route(aten, ("attention",), adapter, _PARAMS, reads=reads, holds=True)
+    for aten, adapter, reads in (("_scaled_dot_product_flash_attention_for_cpu.default", _cpu_flash, ("attn_mask",)),
+                                 ("_scaled_dot_product_flash_attention.default", _flash, ()),
+                                 ("_scaled_dot_product_efficient_attention.default", _efficient, ("attn_bias",)),
+                                 ("_scaled_dot_product_cudnn_attention.default", _cudnn, ("attn_bias",)))
 )

@@ -43,6 +43,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from redgen.runtime.route_replay import assemble
+
 _LOCK = threading.Lock()
 _EXT: Any = None     # the built extension
 _WHY: str | None = None  # why there is none (None: not tried yet, or built)
@@ -152,15 +154,16 @@ def describe(rr: Any, args: tuple, kwargs: dict) -> tuple | None:
     hit = None if key is None else rr.plans.get(key)
     if hit is None:
         return None
-    mod, plan, places, _ = hit
+    mod, plan, places, _, rets = hit
     for m in rr.mods:
         _watch(m)
     launches = _launches(mod, plan, places)
     if launches is not None:
-        return launches
+        return launches if rets is None else (*launches, rets)
 
     def replay(a: tuple, kw: dict) -> Any:
-        return mod._replay(plan, a if places is None else [a[j] if j >= 0 else None for j in places])
+        got = mod._replay(plan, a if places is None else [a[j] if j >= 0 else None for j in places])
+        return got if rets is None else assemble(rets, got)
 
     return ("python", replay)
 

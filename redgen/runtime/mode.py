@@ -177,8 +177,8 @@ def _make_kernel(route: Route, op: Any, fns: Fns, original: Any, replays: RouteR
                 torch._C._set_grad_enabled(False)
             try:
                 a = _schema_args(op, args, kwargs)
-                if key is None:
-                    out = route.call(fns, a)
+                if key is None or any(a.get(n) is not None for n in route.reads):
+                    out = route.call(fns, a)  # (a mask's values decide: never replayed)
                 else:
                     out = replays.probe(key, args, lambda: route.call(fns, a))
             finally:
@@ -263,7 +263,7 @@ def _install(target: str | None) -> None:
                 with warnings.catch_warnings():
                     # Overriding is the point; torch warns about it once per process.
                     warnings.filterwarnings("ignore", message="(?s).*previously registered kernel")
-                    replays = _kept_replays(route.aten, key, fns) if route.signature_only else None
+                    replays = _kept_replays(route.aten, key, fns, route.holds) if route.signature_only else None
                     if replays is not None:
                         _STATE.replays[route.aten, key] = replays
                     kernel = _make_kernel(route, op, fns, original, replays)
@@ -303,10 +303,10 @@ def _in_fallback() -> bool:
 _KEPT: dict[tuple[str, str], RouteReplay] = {}
 
 
-def _kept_replays(aten: str, key: str, fns: Fns) -> RouteReplay:
+def _kept_replays(aten: str, key: str, fns: Fns, holds: bool) -> RouteReplay:
     rr = _KEPT.get((aten, key))
-    if rr is None or rr.fns != fns:
-        rr = _KEPT[aten, key] = RouteReplay(fns)
+    if rr is None or rr.fns != fns or rr.holds != holds:
+        rr = _KEPT[aten, key] = RouteReplay(fns, holds)
     return rr
 
 

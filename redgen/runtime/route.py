@@ -80,5 +80,12 @@ class Route:
     # The adapter decides from the call's signature alone (shapes, strides, dtypes, devices, the
     # other arguments' values), never from a tensor's contents: a repeated signature may replay
     # the plan its launcher ran (runtime/route_replay.py). False for attention, whose adapter
-    # reads an attn_mask's values to recognise a causal one.
+    # reads an attn_mask's values to recognise a causal one: see `reads`.
     signature_only: bool = True
+    # Arguments whose tensor values the adapter reads (attention's masks): a call that passes one
+    # is never replayed; one that passes None is decided by its signature alone.
+    reads: tuple[str, ...] = ()
+    # The adapter returns more than its launcher's result: views of its outputs, integers, and
+    # tensors that the signature alone decides (attention's cached unused outputs). A replay
+    # returns those same tensors (route_replay.py `_returns`).
+    holds: bool = False

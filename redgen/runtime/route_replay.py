@@ -12,6 +12,11 @@ the plan it ran (its `_PROBE`), and later calls of that signature replay that pl
 own tensors. The kernels, grids and arguments are the launcher's, so are the bits; a module
 knob set between calls (a forced path, a sweep) is checked on every replay and re-probes.
 
+A route with `holds` (attention's) may return more than its launcher's result: its outputs'
+views, integers and tensors its signature decides (cached); the plan records how (`_returns`)
+and a replay returns the same (`assemble`). A call passing a tensor whose values the adapter
+reads (`Route.reads`: a mask) is never probed.
+
 A tensor the adapter made (a copy, a view, a tensor of ones for a missing weight), a second
 launcher call, an `.out` overload's copy into its out tensor, or a launcher call that was not
 replayable: nothing is recorded, and the call keeps the adapter's path.
@@ -47,11 +52,44 @@ def _same_result(a: Any, b: Any) -> bool:
             and all(x is y for x, y in zip(a, b, strict=True)))
 
 
-class RouteReplay:
-    """One route's recorded signatures: aten signature -> (module, plan, tensor places, knobs)."""
+def _returns(out: Any, got: Any) -> tuple | None:
+    """How each of the adapter's results `out` comes from its launcher's `got` (a Route with
+    `holds`): (0, j) the launcher's j-th output, (1, j, shape, strides, offset) a view of it,
+    (2, tensor) a tensor the signature decides (held), (3, n) an integer. None where one is
+    none of those."""
+    if out.__class__ is not tuple:
+        return None
+    gots = got if got.__class__ is tuple else (got,)
+    rets: list[tuple] = []
+    for o in out:
+        j = next((j for j, g in enumerate(gots) if o is g), None)
+        if j is not None:
+            rets.append((0, j))
+        elif isinstance(o, torch.Tensor):
+            ptr = o.untyped_storage().data_ptr()
+            j = next((j for j, g in enumerate(gots) if ptr and g.untyped_storage().data_ptr() == ptr), None)
+            rets.append((2, o) if j is None else (1, j, tuple(o.shape), o.stride(), o.storage_offset()))
+        elif o.__class__ is int:
+            rets.append((3, o))
+        else:
+            return None
+    return tuple(rets)
 
-    def __init__(self, fns: dict[str, Callable[..., Any]]):
+
+def assemble(rets: tuple, got: Any) -> tuple:
+    """The adapter's results, from its launcher's `got` as `_returns` described them."""
+    gots = got if got.__class__ is tuple else (got,)
+    return tuple(gots[r[1]] if r[0] == 0 else gots[r[1]].as_strided(r[2], r[3], r[4]) if r[0] == 1 else r[1]
+                 for r in rets)
+
+
+class RouteReplay:
+    """One route's recorded signatures: aten signature -> (module, plan, tensor places, knobs,
+    returns: None where the launcher's result is the call's)."""
+
+    def __init__(self, fns: dict[str, Callable[..., Any]], holds: bool = False):
         self.fns = dict(fns)  # the generated functions whose plans these are
+        self.holds = holds  # Route.holds: the adapter returns more than its launcher's result
         found = [sys.modules.get(f.__module__) for f in fns.values()]
         # A module that hands its short rows to another op's module (`short` in its spec) runs
         # that module's launcher for them: its plans are recorded there.
@@ -77,13 +115,14 @@ class RouteReplay:
         hit = self.plans.get(key)
         if hit is None:
             return MISS
-        mod, plan, places, knobs = hit
+        mod, plan, places, knobs, rets = hit
         if mod._knobs() != knobs:
             self.plans.pop(key, None)
             return MISS
         # places None: each tensor the launcher took is the call's argument at its own position
         # (the replay reads tensors alone), so the call's arguments serve as they are.
-        return mod._replay(plan, args if places is None else [args[j] if j >= 0 else None for j in places])
+        got = mod._replay(plan, args if places is None else [args[j] if j >= 0 else None for j in places])
+        return got if rets is None else assemble(rets, got)
 
     def probe(self, key: tuple, args: tuple, call: Callable[[], Any]) -> Any:
         """call() (the adapter), recording its launcher's plan for this signature where it may be."""
@@ -95,9 +134,14 @@ class RouteReplay:
             seen = [(m, e) for m in self.mods for e in (m._PROBE or ())]
             for m in self.mods:
                 m._PROBE = None
-        if len(seen) != 1 or not _same_result(seen[0][1][2], out):
+        if len(seen) != 1:
             return out
-        mod, (plan, gargs, _, knobs) = seen[0]
+        mod, (plan, gargs, got, knobs) = seen[0]
+        rets = None
+        if not _same_result(got, out):
+            rets = _returns(out, got) if self.holds else None
+            if rets is None:
+                return out
         places = []
         for g in gargs:
             if isinstance(g, torch.Tensor):
@@ -110,5 +154,5 @@ class RouteReplay:
         if len(self.plans) >= _LIMIT:
             self.plans.clear()
         same = all(j < 0 or j == i for i, j in enumerate(places))
-        self.plans[key] = (mod, plan, None if same else tuple(places), knobs)
+        self.plans[key] = (mod, plan, None if same else tuple(places), knobs, rets)
         return out

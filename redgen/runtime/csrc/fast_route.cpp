@@ -80,6 +80,16 @@ struct Launch {
   unsigned shared;
   std::vector<Param> params;
 };
+// A return of a routed call: an output (kOut), a view of one (kView: sizes, strides, offset), a
+// tensor the plan holds (kHeld: the adapter's signature-determined constants) or an integer.
+enum RetKind : int { kRetOut = 0, kRetView, kRetHeld, kRetInt };
+struct Ret {
+  int kind;
+  int64_t index;  // the output (kRetOut, kRetView) or the integer's value (kRetInt)
+  std::vector<int64_t> sizes, strides;
+  int64_t offset = 0;
+  at::Tensor held;
+};
 struct Alloc {
   std::vector<int64_t> sizes, strides;
   at::ScalarType dtype;
@@ -92,6 +102,9 @@ struct Plan {
   int current = -1;  // the current device when recorded (in the key): its stream, as the launcher's
   std::vector<Alloc> outs, work;
   std::vector<Launch> launches;
+  // What the aten call returns, where it is more than the outputs in order (attention's adapters:
+  // torch's nine outputs): none, or one entry a return (fast_route.py `_returns`).
+  std::vector<Ret> rets;
   bool many = false;  // a direct call returns a tuple
   PyObject* replay = nullptr;  // a Python replay (no C launches: the interpreter, another Triton)
 
@@ -293,6 +306,25 @@ std::shared_ptr<Plan> parse(py::handle desc) {
     }
     plan->launches.push_back(std::move(launch));
   }
+  if (t.size() > 6) {  // the returns, where not the outputs in order
+    for (py::handle h : t[6]) {
+      auto r = h.cast<py::tuple>();
+      Ret ret;
+      ret.kind = r[0].cast<int>();
+      if (ret.kind == kRetHeld) {
+        TORCH_CHECK(THPVariable_Check(r[1].ptr()), "redgen fast route: a held return is not a tensor");
+        ret.held = THPVariable_Unpack(r[1].ptr());
+      } else {
+        ret.index = r[1].cast<int64_t>();
+      }
+      if (ret.kind == kRetView) {
+        ret.sizes = r[2].cast<std::vector<int64_t>>();
+        ret.strides = r[3].cast<std::vector<int64_t>>();
+        ret.offset = r[4].cast<int64_t>();
+      }
+      plan->rets.push_back(std::move(ret));
+    }
+  }
   return plan;
 }
 
@@ -491,7 +523,25 @@ class RouteKernel final : public c10::OperatorKernel {
     std::vector<at::Tensor> outs;
     if (!launch(plan, [&](int64_t i) -> const at::Tensor& { return args[i].toTensor(); }, outs)) return false;
     torch::jit::drop(*stack, n);
-    for (at::Tensor& t : outs) stack->emplace_back(std::move(t));
+    if (plan.rets.empty()) {
+      for (at::Tensor& t : outs) stack->emplace_back(std::move(t));
+      return true;
+    }
+    for (const Ret& r : plan.rets) {
+      switch (r.kind) {
+        case kRetOut:
+          stack->emplace_back(outs[r.index]);
+          break;
+        case kRetView:
+          stack->emplace_back(outs[r.index].as_strided(r.sizes, r.strides, r.offset));
+          break;
+        case kRetHeld:
+          stack->emplace_back(r.held);
+          break;
+        default:
+          stack->emplace_back(r.index);
+      }
+    }
     return true;
   }
 
@@ -505,7 +555,8 @@ class RouteKernel final : public c10::OperatorKernel {
     push_result(op, stack, res[0]);
     if (key != nullptr && !res[1].is_none()) {
       auto plan = parse(res[1]);
-      if (plan->replay != nullptr || plan->outs.size() == op.schema().returns().size()) store(*key, std::move(plan));
+      size_t returns = plan->rets.empty() ? plan->outs.size() : plan->rets.size();
+      if (plan->replay != nullptr || returns == op.schema().returns().size()) store(*key, std::move(plan));
     }
   }
 
