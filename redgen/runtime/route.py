@@ -79,8 +79,8 @@ class Route:
     optional: tuple[str, ...] = ()    # generated ops the adapter uses when they exist
     # The adapter decides from the call's signature alone (shapes, strides, dtypes, devices, the
     # other arguments' values), never from a tensor's contents: a repeated signature may replay
-    # the plan its launcher ran (runtime/route_replay.py). False for attention, whose adapter
-    # reads an attn_mask's values to recognise a causal one: see `reads`.
+    # the plan its launcher ran (runtime/route_replay.py). An adapter that reads some argument's
+    # values names it in `reads` instead (attention's masks): only calls passing it are excluded.
     signature_only: bool = True
     # Arguments whose tensor values the adapter reads (attention's masks): a call that passes one
     # is never replayed; one that passes None is decided by its signature alone.
