@@ -264,6 +264,17 @@ def test_a_launchers_plan_is_handed_to_cpp_and_its_module_watched():
         with FakeTensorMode():
             fake = torch.empty(3)
         assert bound.replay(id(run), (fake, 4)) is None  # a tensor with no data: declined, never raised
+        # a plan C++ cannot launch is described once, however often its calls hand it over
+        described = []
+        real = fast_route._described
+        fast_route._described = lambda plan, places: described.append(plan)
+        try:
+            refused = _direct_plan()
+            for _ in range(3):
+                bound.store(run, (x, 5), refused)
+        finally:
+            fast_route._described = real
+        assert described == [refused] and fast_route.plans() == (before[0] + 1, before[1])
     finally:
         fast_route.forget()
 

@@ -186,9 +186,14 @@ def _ptx_params(compiled: Any) -> list[int] | None:
 
 def _launches(mod: Any, plan: tuple, places: tuple | None) -> tuple | None:
     """("launch", device, outs, workspaces, launches, current device) where C++ can launch every
-    kernel itself."""
+    kernel itself (and no profiler's launch hooks are set: C++ would not call them)."""
+    return None if mod._hooks() != (None, None) else _described(plan, places)
+
+
+def _described(plan: tuple, places: tuple | None) -> tuple | None:
+    """_launches' description, from the plan alone."""
     _, current, device, outs, scratch, launches, _, direct = plan
-    if direct is None or getattr(device, "type", None) != "cuda" or mod._hooks() != (None, None):
+    if direct is None or getattr(device, "type", None) != "cuda":
         return None
     got = []
     for kernel, _, template, slots, _, bound in launches:
@@ -244,16 +249,27 @@ class _Bound:
     """What a generated module's `_FAST` holds (templates/cuda/replay.py.j2 `_replayed`): the C++
     replay of its recorded plans, and how a plan gets there."""
 
-    __slots__ = ("mod", "replay", "runs")
+    __slots__ = ("mod", "replay", "runs", "descs")
 
     def __init__(self, mod: types.ModuleType, ext: Any):
         self.mod = mod
         self.replay = ext.replay  # (id(run), args) -> the launcher's result, or None: its Python path
         self.runs: dict[int, Any] = {}  # id -> the function itself: an id in a key is never reused
+        # id(plan) -> (plan, its description or None). A plan C++ cannot launch is handed over on
+        # each of its calls (the Python path serves them all): it is described once, not each time
+        # (the PTX parse). The plan is held, so its id is never reused.
+        self.descs: dict[int, tuple] = {}
 
     def store(self, run: Any, args: tuple, plan: tuple) -> None:
         """Hand C++ the plan `run(*args)` recorded (where C++ can launch all of it)."""
-        desc = _launches(self.mod, plan, None)
+        if self.mod._hooks() != (None, None):
+            return  # a profiler's hooks: C++ would not call them
+        got = self.descs.get(id(plan))
+        if got is None:
+            if len(self.descs) >= 4096:  # a bound, not an LRU, as the launchers' own plans
+                self.descs.clear()
+            got = self.descs[id(plan)] = (plan, _described(plan, None))
+        desc = got[1]
         if desc is not None:
             self.runs[id(run)] = run
             _watch(self.mod)
