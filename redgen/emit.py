@@ -270,6 +270,8 @@ class ModuleCtx:
     replay_knobs: str = ""
     # cuda's row kernel may take its combiners' lean forms (plan.Plan.row_lean): a LEAN constexpr.
     row_lean: bool = False
+    # cuda's row kernel stacks up to this many chunks' lane trees into one (plan.Plan.row_stack).
+    row_stack: int = 1
     # `short N <= bound : op`: reduce lengths up to short_max go to op's module (redgen/short.py),
     # called with the public launcher's own arguments (short_call).
     short_op: str = ""
@@ -621,7 +623,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         ndim=len(op.inputs[0].axes), nest=nest,
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
         replay_knobs=_replay_knobs(plan, bool(row_extra)),
-        row_inputs=row_inputs, row_extra=row_extra, row_lean=bool(plan.row_lean),
+        row_inputs=row_inputs, row_extra=row_extra, row_lean=bool(plan.row_lean), row_stack=plan.row_stack,
         **_short(op, forward),
     )
 
@@ -680,7 +682,9 @@ def _replay_knobs(plan: Plan, row_extra: bool) -> str:
     knobs = ["_INTERPRET", "SPLIT_BELOW", "FINISH_BLOCK"]
     knobs += ["UNROLL"] if plan.unroll else []
     knobs += ["COLS_UNROLL"] if plan.cols_unroll else []
-    knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS"] if plan.row_tiles else []
+    knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS",
+              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE", "ROW_RAW_WARPS"] if plan.row_tiles else []
+    knobs += ["ROW_STACK"] if plan.row_stack > 1 else []  # the chunks' trees stacked
     knobs += ["ROW_MAP_ELEMS"] if row_extra else []  # the row kernel's other inputs (row_extra)
     knobs += ["ROW_LEAN_ITEMSIZE"] if plan.row_lean else []  # its combiners' lean forms
     return "(" + ", ".join(knobs) + ")"

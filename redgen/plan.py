@@ -50,8 +50,19 @@ SPLIT_BELOW_REREAD = 50
 # the input is read once for every pass (the reductions and the outputs over the reduce
 # axis) instead of once per pass. Its tiles live in registers, so the bound keeps a row's
 # share per thread small; longer rows walk their chunks as before.
-ROW_MAX = 8192
+ROW_MAX = 16384
 ROW_TILES = 64  # and at most this many tiles: each is unrolled code (a spec of small lanes)
+# On an H100 (docs/gpu_2026_11_26/README.md runs 54-56, bits equal at every point) rows of 16384
+# held this way beat the chunked walks of a spec that reads a row twice once the kernel (a) runs
+# the lane trees of all its chunks as one tree (a long row's stacked to ROW_STACK_MAX rows, the
+# identity past its chunks: one pass of shuffles and barriers instead of one a chunk; softmax_held
+# f32 16384 x 16384 941 -> 731 us; stacked to 4 rows only, 4096 x 16384 took 237 us against
+# 189, run 57) and (b) holds a
+# 16-bit row as loaded, 4 warps (bf16 16384 x 16384 653 -> 361 us; torch 496, Liger-Kernel 357).
+# Held online-softmax rows (softmax_stats) lost at every point: its combine chain is an exp a
+# tile, so that combiner keeps row_max 4096. Rows of 32000 held in two passes lost to the chunked
+# walk at 1-32 rows (the decode batches of sampling: bf16 1 x 32000 6.7 against 5.0 us).
+ROW_STACK_MAX = 8
 # cuda: tiles a chunk walk loads at once (more loads in flight per program). On an H100 over 36
 # points (sum, amax, argmax, logsumexp, softmax at rows x N up to 4096 x 32000 and 1 x 151936),
 # geomean torch / redgen: 1 tile 1.27, 2: 1.33, 4: 1.37, 8: 1.41 (benchmarks/unroll_sweep.py,
@@ -201,6 +212,9 @@ class Plan:
     # lean_body: the same function bit for bit), which the launcher picks per call (16-bit
     # inputs on grids that are not short: ROW_LEAN_ITEMSIZE, ROW_FEW_PROGRAMS).
     row_lean: tuple[str, ...] = ()
+    # cuda: the most chunks whose lane trees the row kernel runs as one (ROW_STACK_MAX; a power
+    # of two): 1 where its rows hold one chunk at most.
+    row_stack: int = 1
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -277,10 +291,19 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
             combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
+        row_stack=_row_stack(order, row_tiles),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",
     )
+
+
+def _row_stack(order: Order, row_tiles: int) -> int:
+    """ROW_STACK_MAX where a held row may have several chunks (row_tiles tiles of the lanes): the
+    row kernel's stack helpers go up to it. 1: none (a row of one chunk at most)."""
+    if not row_tiles or not order.chunk.is_const():
+        return 1
+    return ROW_STACK_MAX if row_tiles * order.lanes.eval({}) > order.chunk.eval({}) else 1
 
 
 def _split_tree_pays(op: ir.Op) -> bool:

@@ -16,6 +16,7 @@ import os
 os.environ["TRITON_INTERPRET"] = "1"
 
 import importlib  # noqa: E402
+import re  # noqa: E402
 import struct  # noqa: E402
 import warnings  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
@@ -283,3 +284,14 @@ def test_bind_leaves_interpreted_and_foreign_modules_to_python():
     mod = importlib.import_module(load("mean").__module__)
     assert mod._FAST is None and fast_route.bind(mod) is False  # the interpreter: Python launches
     assert fast_route.bind(SimpleNamespace()) is False  # no `_FAST` hook (a module built before it)
+
+
+@pytest.mark.parametrize("value", ["off", "false", "", " 0"])
+def test_a_flag_other_than_0_or_1_is_refused_with_its_value(value, monkeypatch):
+    """A misspelt REDGEN_FAST_ROUTE would otherwise leave the C++ route on without a word."""
+    monkeypatch.setenv("REDGEN_FAST_ROUTE", value)
+    with pytest.raises(ValueError, match=r"^REDGEN_FAST_ROUTE=" + re.escape(repr(value)) + ": set it to 0"):
+        fast_route.status()
+    with pytest.raises(ValueError, match="REDGEN_FAST_ROUTE="), redgen.batch_invariant():
+        pass
+    assert not mode.is_enabled()  # the failed enable left nothing installed

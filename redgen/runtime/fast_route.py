@@ -75,8 +75,13 @@ def load() -> Any:
 
 
 def _off() -> bool:
-    # Read at each enable(): a benchmark may time both routes in one process.
-    return os.environ.get("REDGEN_FAST_ROUTE", "1") == "0"
+    # Read at each enable(): a benchmark may time both routes in one process. Any other value
+    # than 0 or 1 is refused: a misspelt "off" must not leave the route silently on.
+    value = os.environ.get("REDGEN_FAST_ROUTE", "1")
+    if value not in ("0", "1"):
+        raise ValueError(f"REDGEN_FAST_ROUTE={value!r}: set it to 0 (the mode's replayable routes run in "
+                         f"Python) or 1 (in C++, the default), or unset it")
+    return value == "0"
 
 
 def status() -> str:

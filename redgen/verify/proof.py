@@ -285,7 +285,12 @@ def prove(plan: Plan) -> Certificate:
                f"for every batch size): the fused kernel's tiles, combines, lane trees and chunk combine in "
                f"the same sequence, on values loaded up front; a tile wholly inside the row and its chunk "
                f"combines its elements unmasked (the mask holds there for every row that is stored); the "
-               f"empirical check's forced paths run with it off and are compared with it",) if plan.row_tiles else ()),
+               f"empirical check's forced paths run with it off and are compared with it; a tile held as "
+               f"loaded (RAW, 16-bit inputs of long rows) is widened to the same float32 values at each use"
+               + (f"; up to {plan.row_stack} chunks' [BLOCK, LANES] partials stacked as the rows of one tile "
+                  f"(tl.join, a permute and reshapes: values moved, never combined) meet their lanes in one "
+                  f"call of the same pairwise tree, each row its own lanes, then unstacked in chunk order for "
+                  f"the same left-to-right chunk combine" if plan.row_stack > 1 else ""),) if plan.row_tiles else ()),
             *(f"the row kernel's combine of {c} in its lean form (_{c}_lean: LEAN, where the input's "
                f"elements take at most ROW_LEAN_ITEMSIZE bytes and the grid holds more than ROW_FEW_PROGRAMS "
                f"programs): {combiners.get(c).lean_rule}; the empirical check compares the lean form with the "

@@ -1,0 +1,99 @@
+"""cuda's row kernel on rows of 8192-16384 elements (redgen/plan.py ROW_MAX, ROW_STACK_MAX).
+
+Such a row holds three or four chunks of 4096. The kernel stacks the chunks' [BLOCK, LANES]
+partials as the rows of one tile and meets their lanes in one call of the pairwise tree (NP),
+and a 16-bit row is held as loaded and widened at each use (RAW), in ROW_RAW_WARPS warps. Each
+changes where a value sits, never which values combine: the bits must equal the chunked walks'
+(ROW_MAX_TILES = 0, fused or split), for every dtype, at two and at several chunks.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from generated.cuda import layer_norm, log_softmax_held, rms_norm, softmax_held
+
+SHAPE, WARPS = 2, 5  # fields of _schedule's result
+MODULES = {"rms_norm": rms_norm, "layer_norm": layer_norm, "softmax_held": softmax_held,
+           "log_softmax_held": log_softmax_held}
+
+
+def _call(name, mod, x):
+    n = x.shape[-1]
+    g = torch.Generator().manual_seed(n)
+    w = (1 + 0.1 * torch.randn(n, generator=g)).to(x.dtype)
+    b = (0.1 * torch.randn(n, generator=g)).to(x.dtype)
+    out = {"rms_norm": lambda: mod.rms_norm(x, w), "layer_norm": lambda: mod.layer_norm(x, w, b)}.get(
+        name, lambda: getattr(mod, name)(x, -1))()
+    return out if isinstance(out, tuple) else (out,)
+
+
+def _bits(t: torch.Tensor) -> torch.Tensor:
+    return t.view({2: torch.int16, 4: torch.int32}[t.element_size()])
+
+
+def _launches(mod, monkeypatch):
+    seen = []
+    real = mod._go
+
+    def spy(kernel, grid, args, consts):
+        seen.append((kernel.fn.__name__ if hasattr(kernel, "fn") else kernel.__name__, dict(consts)))
+        return real(kernel, grid, args, consts)
+
+    monkeypatch.setattr(mod, "_go", spy)
+    return seen
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("n", [12293, 16384])  # two chunks (NP 2): tests/test_norm_softmax.py
+def test_long_rows_held_have_the_chunked_walks_bits(name, dtype, n, monkeypatch):
+    mod = MODULES[name]
+    x = (torch.randn(2, n, generator=torch.Generator().manual_seed(n)) * 3).to(dtype)
+    x[1, 7] = -40.0
+    seen = _launches(mod, monkeypatch)
+    held = _call(name, mod, x)
+    (kernel, consts), = seen
+    assert kernel == "_k_rows_row"
+    chunks = -(-n // 4096)
+    long = n > mod.ROW_LONG
+    assert consts["NCH"] == chunks and consts["NP"] == (mod.ROW_STACK if long else 1 << (chunks - 1).bit_length())
+    assert consts["RAW"] == (dtype == torch.bfloat16 and long)
+    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
+    for split_below in (0, 1 << 62):  # the fused walk, then the split path
+        monkeypatch.setattr(mod, "SPLIT_BELOW", split_below)
+        walked = _call(name, mod, x)
+        assert all(torch.equal(_bits(a), _bits(b)) for a, b in zip(held, walked, strict=True)), split_below
+
+
+def test_long_rows_take_their_warps_and_short_ones_keep_theirs(monkeypatch):
+    """At most ROW_LONG elements the schedule's warps; past it ROW_LONG_WARPS, or ROW_RAW_WARPS
+    and RAW for 16-bit inputs (the warps move no value: test_long_rows_held_...)."""
+    seen = _launches(rms_norm, monkeypatch)
+    for dtype in (torch.float32, torch.bfloat16):
+        for n in (8192, 8193):
+            rms_norm.rms_norm(torch.ones(1, n, dtype=dtype), torch.ones(n, dtype=dtype))
+    warps = [(c["num_warps"], c["RAW"]) for _, c in seen]
+    short = rms_norm._schedule(1, 8192, 1)[WARPS]
+    assert warps == [(short, False), (rms_norm.ROW_LONG_WARPS, False), (short, False),
+                     (rms_norm.ROW_RAW_WARPS, True)]
+
+
+def test_a_row_of_more_chunks_than_the_stack_meets_them_a_chunk_at_a_time(monkeypatch):
+    """ROW_MAX_TILES raised past what the module's stack helpers hold: NP 1, the tree a chunk,
+    the same bits."""
+    x = torch.randn(1, 5 * 4096 + 3, generator=torch.Generator().manual_seed(5))
+    monkeypatch.setattr(rms_norm, "ROW_MAX_TILES", 96)
+    monkeypatch.setattr(rms_norm, "ROW_STACK", 4)  # and fewer helpers than chunks
+    seen = _launches(rms_norm, monkeypatch)
+    held = _call("rms_norm", rms_norm, x)
+    assert seen[0][0] == "_k_rows_row" and seen[0][1]["NP"] == 1 and seen[0][1]["NCH"] == 6
+    monkeypatch.setattr(rms_norm, "ROW_MAX_TILES", 0)
+    assert torch.equal(_bits(held[0]), _bits(_call("rms_norm", rms_norm, x)[0]))
+
+
+def test_the_row_bound_is_16384_and_past_it_the_chunks_are_walked():
+    assert rms_norm.ROW_MAX_TILES * rms_norm.LANES == 16384 and rms_norm.ROW_STACK == 8
+    assert rms_norm._schedule(1, 16384, 1)[SHAPE] == "row"
+    assert rms_norm._schedule(1, 16385, 1)[SHAPE] == "rows"
