@@ -14,7 +14,7 @@ hidden, the reduction over the last dim):
 - bandwidth: (bytes of the inputs + bytes of the output) / time, and the device's own
   copy bandwidth (read + write) measured in the same run, for scale.
 Prints a markdown table, the geomean and the worst ratio; --out writes results.json
-and results.md. Shapes: rows 1, 32, 256, 4096, 16384 by hidden 4096 and 8192; vocab
+and results.md. Shapes: rows 1, 32, 256, 4096, 16384 by hidden 4096, 8192 and 16384; vocab
 32000 and 151936 for softmax, log_softmax and logsumexp; fp32 and bf16. The whole run
 aims at ~8 minutes on an H200: past --budget-s the remaining points are listed as
 skipped (time budget) rather than run. Timing helpers come from benchmarks/gpu_run.py.
@@ -36,7 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 ROWS = (1, 32, 256, 4096, 16384)
-HIDDEN = (4096, 8192)
+# 16384: a hidden size (Llama 3 405B) and a length the row kernel holds since runs 54-58
+# (docs/gpu_2026_11_26/README.md), where torch 2.11 had been faster than the chunked walks.
+HIDDEN = (4096, 8192, 16384)
 VOCAB = (32000, 151936)
 VOCAB_OPS = ("softmax", "log_softmax", "logsumexp")
 DTYPES = ("f32", "bf16")
