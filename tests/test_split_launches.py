@@ -44,6 +44,8 @@ def test_one_launch_a_stage_and_the_fused_paths_bits(op, kernels, monkeypatch):
     fn = getattr(mod, op)
     if hasattr(mod, "SHORT_MAX"):
         monkeypatch.setattr(mod, "SHORT_MAX", 0)  # this module's own kernels at any length
+    if hasattr(mod, "ROW_MAX_TILES"):
+        monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)  # the chunk walks: the row kernel holds a row of 9000
     x = torch.randn(2, 9000, generator=torch.Generator().manual_seed(2))  # three chunks of 4096
     seen = launches(mod, monkeypatch)
     monkeypatch.setattr(mod, "SPLIT_BELOW", 1 << 62)
