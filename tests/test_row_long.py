@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from generated.cuda import layer_norm, log_softmax_held, rms_norm, softmax_held
+from tests.launch_spy import launches
 
 SHAPE, WARPS = 2, 5  # fields of _schedule's result
 MODULES = {"rms_norm": rms_norm, "layer_norm": layer_norm, "softmax_held": softmax_held,
@@ -33,18 +34,6 @@ def _bits(t: torch.Tensor) -> torch.Tensor:
     return t.view({2: torch.int16, 4: torch.int32}[t.element_size()])
 
 
-def _launches(mod, monkeypatch):
-    seen = []
-    real = mod._go
-
-    def spy(kernel, grid, args, consts):
-        seen.append((kernel.fn.__name__ if hasattr(kernel, "fn") else kernel.__name__, dict(consts)))
-        return real(kernel, grid, args, consts)
-
-    monkeypatch.setattr(mod, "_go", spy)
-    return seen
-
-
 @pytest.mark.parametrize("name", list(MODULES))
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 @pytest.mark.parametrize("n", [12293, 16384])  # two chunks (NP 2): tests/test_norm_softmax.py
@@ -52,7 +41,7 @@ def test_long_rows_held_have_the_chunked_walks_bits(name, dtype, n, monkeypatch)
     mod = MODULES[name]
     x = (torch.randn(2, n, generator=torch.Generator().manual_seed(n)) * 3).to(dtype)
     x[1, 7] = -40.0
-    seen = _launches(mod, monkeypatch)
+    seen = launches(mod, monkeypatch)
     held = _call(name, mod, x)
     (kernel, consts), = seen
     assert kernel == "_k_rows_row"
@@ -70,12 +59,13 @@ def test_long_rows_held_have_the_chunked_walks_bits(name, dtype, n, monkeypatch)
 def test_long_rows_take_their_warps_and_short_ones_keep_theirs(monkeypatch):
     """At most ROW_LONG elements the schedule's warps; past it ROW_LONG_WARPS, or ROW_RAW_WARPS
     and RAW for 16-bit inputs (the warps move no value: test_long_rows_held_...)."""
-    seen = _launches(rms_norm, monkeypatch)
+    seen = launches(rms_norm, monkeypatch)
     for dtype in (torch.float32, torch.bfloat16):
         for n in (8192, 8193):
             rms_norm.rms_norm(torch.ones(1, n, dtype=dtype), torch.ones(n, dtype=dtype))
     warps = [(c["num_warps"], c["RAW"]) for _, c in seen]
     short = rms_norm._schedule(1, 8192, 1)[WARPS]
+    assert rms_norm._schedule(1, 8193, 1)[WARPS] == rms_norm.ROW_LONG_WARPS  # the sizes' rule; RAW is _launch's
     assert warps == [(short, False), (rms_norm.ROW_LONG_WARPS, False), (short, False),
                      (rms_norm.ROW_RAW_WARPS, True)]
 
@@ -86,7 +76,7 @@ def test_a_row_of_more_chunks_than_the_stack_meets_them_a_chunk_at_a_time(monkey
     x = torch.randn(1, 5 * 4096 + 3, generator=torch.Generator().manual_seed(5))
     monkeypatch.setattr(rms_norm, "ROW_MAX_TILES", 96)
     monkeypatch.setattr(rms_norm, "ROW_STACK", 4)  # and fewer helpers than chunks
-    seen = _launches(rms_norm, monkeypatch)
+    seen = launches(rms_norm, monkeypatch)
     held = _call("rms_norm", rms_norm, x)
     assert seen[0][0] == "_k_rows_row" and seen[0][1]["NP"] == 1 and seen[0][1]["NCH"] == 6
     monkeypatch.setattr(rms_norm, "ROW_MAX_TILES", 0)
