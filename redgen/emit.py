@@ -683,8 +683,8 @@ def _replay_knobs(plan: Plan, row_extra: bool) -> str:
     knobs += ["UNROLL"] if plan.unroll else []
     knobs += ["COLS_UNROLL"] if plan.cols_unroll else []
     knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS",
-              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE", "ROW_RAW_WARPS"] if plan.row_tiles else []
-    knobs += ["ROW_STACK"] if plan.row_stack > 1 else []  # the chunks' trees stacked
+              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE"] if plan.row_tiles else []
+    knobs += ["ROW_STACK", "ROW_STACK_LONG"] if plan.row_stack > 1 else []  # the chunks' trees stacked
     knobs += ["ROW_MAP_ELEMS"] if row_extra else []  # the row kernel's other inputs (row_extra)
     knobs += ["ROW_LEAN_ITEMSIZE"] if plan.row_lean else []  # its combiners' lean forms
     return "(" + ", ".join(knobs) + ")"

@@ -57,8 +57,9 @@ ROW_TILES = 64  # and at most this many tiles: each is unrolled code (a spec of 
 # the lane trees of all its chunks as one tree (a long row's stacked to ROW_STACK_MAX rows, the
 # identity past its chunks: one pass of shuffles and barriers instead of one a chunk; softmax_held
 # f32 16384 x 16384 941 -> 731 us; stacked to 4 rows only, 4096 x 16384 took 237 us against
-# 189, run 57) and (b) holds a 16-bit row as loaded, 4 warps (bf16 16384 x 16384 653 -> 361 us;
-# torch 496, Liger-Kernel 357).
+# 189, run 57, and rows of 3 chunks preferred 4 rows, run 59) and (b) holds a 16-bit row as loaded
+# (bf16 16384 x 16384 653 -> 361 us; torch 496, Liger-Kernel 357), (c) in 4 warps, two lanes a
+# thread (f32 4096 x 12000 182 -> 134 us against 8 warps, run 59; Liger-Kernel 133).
 # Held online-softmax rows (softmax_stats) lost at every point: its combine chain is an exp a
 # tile, so that combiner keeps row_max 4096. Rows of 32000 held in two passes lost to the chunked
 # walk at 1-32 rows (the decode batches of sampling: bf16 1 x 32000 6.7 against 5.0 us).

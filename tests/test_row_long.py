@@ -2,7 +2,7 @@
 
 Such a row holds three or four chunks of 4096. The kernel stacks the chunks' [BLOCK, LANES]
 partials as the rows of one tile and meets their lanes in one call of the pairwise tree (NP),
-and a 16-bit row is held as loaded and widened at each use (RAW), in ROW_RAW_WARPS warps. Each
+and a 16-bit row is held as loaded and widened at each use (RAW), in ROW_LONG_WARPS warps. Each
 changes where a value sits, never which values combine: the bits must equal the chunked walks'
 (ROW_MAX_TILES = 0, fused or split), for every dtype, at two and at several chunks.
 """
@@ -47,7 +47,8 @@ def test_long_rows_held_have_the_chunked_walks_bits(name, dtype, n, monkeypatch)
     assert kernel == "_k_rows_row"
     chunks = -(-n // 4096)
     long = n > mod.ROW_LONG
-    assert consts["NCH"] == chunks and consts["NP"] == (mod.ROW_STACK if long else 1 << (chunks - 1).bit_length())
+    assert consts["NCH"] == chunks
+    assert consts["NP"] == (mod.ROW_STACK if n > mod.ROW_STACK_LONG else 1 << (chunks - 1).bit_length())
     assert consts["RAW"] == (dtype == torch.bfloat16 and long)
     monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
     for split_below in (0, 1 << 62):  # the fused walk, then the split path
@@ -57,17 +58,25 @@ def test_long_rows_held_have_the_chunked_walks_bits(name, dtype, n, monkeypatch)
 
 
 def test_long_rows_take_their_warps_and_short_ones_keep_theirs(monkeypatch):
-    """At most ROW_LONG elements the schedule's warps; past it ROW_LONG_WARPS, or ROW_RAW_WARPS
-    and RAW for 16-bit inputs (the warps move no value: test_long_rows_held_...)."""
+    """At most ROW_LONG elements the schedule's warps; past it ROW_LONG_WARPS, and RAW for 16-bit
+    inputs (the warps move no value: test_long_rows_held_...)."""
     seen = launches(rms_norm, monkeypatch)
     for dtype in (torch.float32, torch.bfloat16):
         for n in (8192, 8193):
             rms_norm.rms_norm(torch.ones(1, n, dtype=dtype), torch.ones(n, dtype=dtype))
     warps = [(c["num_warps"], c["RAW"]) for _, c in seen]
-    short = rms_norm._schedule(1, 8192, 1)[WARPS]
-    assert rms_norm._schedule(1, 8193, 1)[WARPS] == rms_norm.ROW_LONG_WARPS  # the sizes' rule; RAW is _launch's
-    assert warps == [(short, False), (rms_norm.ROW_LONG_WARPS, False), (short, False),
-                     (rms_norm.ROW_RAW_WARPS, True)]
+    short, long = rms_norm._schedule(1, 8192, 1)[WARPS], rms_norm._schedule(1, 8193, 1)[WARPS]
+    assert long == rms_norm.ROW_LONG_WARPS != short
+    assert warps == [(short, False), (long, False), (short, False), (long, True)]
+
+
+def test_rows_of_three_chunks_stack_to_four_and_longer_ones_to_the_stack(monkeypatch):
+    """NP: the power of two holding the chunks up to ROW_STACK_LONG elements, ROW_STACK past it."""
+    seen = launches(rms_norm, monkeypatch)
+    for n in (8192, 8193, 12288, 12289):
+        rms_norm.rms_norm(torch.ones(1, n), torch.ones(n))
+    assert [c["NP"] for _, c in seen] == [2, 4, 4, rms_norm.ROW_STACK]
+    assert rms_norm.ROW_STACK_LONG == 12288
 
 
 def test_a_row_of_more_chunks_than_the_stack_meets_them_a_chunk_at_a_time(monkeypatch):
