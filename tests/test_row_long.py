@@ -2,7 +2,8 @@
 
 Such a row holds three or four chunks of 4096. The kernel stacks the chunks' [BLOCK, LANES]
 partials as the rows of one tile and meets their lanes in one call of the pairwise tree (NP),
-and a 16-bit row is held as loaded and widened at each use (RAW), in ROW_LONG_WARPS warps. Each
+and a 16-bit row is held as loaded and widened at each use (RAW; on grids of more than
+ROW_FEW_PROGRAMS programs two values a 32-bit word, PACK), in ROW_LONG_WARPS warps. Each
 changes where a value sits, never which values combine: the bits must equal the chunked walks'
 (ROW_MAX_TILES = 0, fused or split), for every dtype, at two and at several chunks.
 """
@@ -55,6 +56,41 @@ def test_long_rows_held_have_the_chunked_walks_bits(name, dtype, n, monkeypatch)
         monkeypatch.setattr(mod, "SPLIT_BELOW", split_below)
         walked = _call(name, mod, x)
         assert all(torch.equal(_bits(a), _bits(b)) for a, b in zip(held, walked, strict=True)), split_below
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_packed_rows_have_the_chunked_walks_bits(name, dtype, monkeypatch):
+    """PACK (two 16-bit values a 32-bit word, held so and split back at each use), forced on a
+    short grid (ROW_FEW_PROGRAMS 0): the bits of the chunked walks, planted NaN and -inf included."""
+    mod = MODULES[name]
+    n = 9000
+    x = (torch.randn(3, n, generator=torch.Generator().manual_seed(3)) * 3).to(dtype)
+    x[1, 7], x[2, 4097] = float("nan"), float("-inf")
+    monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 0)
+    seen = launches(mod, monkeypatch)
+    packed = _call(name, mod, x)
+    assert [(k, c["PACK"]) for k, c in seen] == [("_k_rows_row", True)]
+    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
+    walked = _call(name, mod, x)
+    assert all(torch.equal(_bits(a), _bits(b)) for a, b in zip(packed, walked, strict=True))
+
+
+def test_rows_pack_only_where_every_word_is_whole_on_long_grids(monkeypatch):
+    """PACK needs RAW, more than ROW_FEW_PROGRAMS programs, N and the row stride even, s_n 1 and a
+    16-byte aligned pointer; any other call holds one value a register."""
+    w = torch.ones(9000, dtype=torch.bfloat16)
+    base = torch.ones(2, 9010, dtype=torch.bfloat16)
+    seen = launches(rms_norm, monkeypatch)
+    monkeypatch.setattr(rms_norm, "ROW_FEW_PROGRAMS", 0)
+    rms_norm.rms_norm(base[:, :9000], w)  # a row stride of 9010: even
+    rms_norm.rms_norm(base[:, 2:9002], w)  # 4 bytes past an aligned pointer
+    rms_norm.rms_norm(torch.ones(2, 9001, dtype=torch.bfloat16)[:, :9000], w)  # an odd row stride
+    rms_norm.rms_norm(torch.ones(2, 9001, dtype=torch.bfloat16), torch.ones(9001, dtype=torch.bfloat16))  # odd N
+    rms_norm.rms_norm(torch.ones(2, 9000), torch.ones(9000))  # f32: not RAW
+    monkeypatch.setattr(rms_norm, "ROW_FEW_PROGRAMS", 2)
+    rms_norm.rms_norm(base[:, :9000], w)  # a grid of 2 programs: not more than ROW_FEW_PROGRAMS
+    assert [c["PACK"] for _, c in seen] == [True, False, False, False, False, False]
 
 
 def test_long_rows_take_their_warps_and_short_ones_keep_theirs(monkeypatch):
