@@ -106,6 +106,18 @@ def test_long_rows_take_their_warps_and_short_ones_keep_theirs(monkeypatch):
     assert warps == [(short, False), (long, False), (short, False), (long, True)]
 
 
+def test_more_long_row_warps_than_a_tile_has_lanes_still_launch(monkeypatch):
+    """ROW_LONG_WARPS past LANES / 32 (threads holding copies): the output sweep's group of other
+    inputs (MAPG) stays at least one tile, and the bits are the chunked walks'."""
+    x = torch.randn(2, 9000, generator=torch.Generator().manual_seed(9))
+    monkeypatch.setattr(layer_norm, "ROW_LONG_WARPS", 4 * layer_norm.LANES // 32)
+    seen = launches(layer_norm, monkeypatch)
+    held = _call("layer_norm", layer_norm, x)
+    assert seen[0][1]["num_warps"] == 4 * layer_norm.LANES // 32 and seen[0][1]["MAPG"] >= 1
+    monkeypatch.setattr(layer_norm, "ROW_MAX_TILES", 0)
+    assert all(torch.equal(_bits(a), _bits(b)) for a, b in zip(held, _call("layer_norm", layer_norm, x), strict=True))
+
+
 def test_rows_of_three_chunks_stack_to_four_and_longer_ones_to_the_stack(monkeypatch):
     """NP: the power of two holding the chunks up to ROW_STACK_LONG elements, ROW_STACK past it."""
     seen = launches(rms_norm, monkeypatch)
