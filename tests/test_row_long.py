@@ -35,6 +35,13 @@ def _bits(t: torch.Tensor) -> torch.Tensor:
     return t.view({2: torch.int16, 4: torch.int32}[t.element_size()])
 
 
+def _walked_bits_equal(name, mod, x, held, monkeypatch) -> bool:
+    """Whether the chunked walk (ROW_MAX_TILES 0: the row kernel off) gives `held`'s bits."""
+    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
+    walked = _call(name, mod, x)
+    return all(torch.equal(_bits(a), _bits(b)) for a, b in zip(held, walked, strict=True))
+
+
 @pytest.mark.parametrize("name", list(MODULES))
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 @pytest.mark.parametrize("n", [12293, 16384])  # two chunks (NP 2): tests/test_norm_softmax.py
@@ -51,11 +58,9 @@ def test_long_rows_held_have_the_chunked_walks_bits(name, dtype, n, monkeypatch)
     assert consts["NCH"] == chunks
     assert consts["NP"] == (mod.ROW_STACK if n > mod.ROW_STACK_LONG else 1 << (chunks - 1).bit_length())
     assert consts["RAW"] == (dtype == torch.bfloat16 and long)
-    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
     for split_below in (0, 1 << 62):  # the fused walk, then the split path
         monkeypatch.setattr(mod, "SPLIT_BELOW", split_below)
-        walked = _call(name, mod, x)
-        assert all(torch.equal(_bits(a), _bits(b)) for a, b in zip(held, walked, strict=True)), split_below
+        assert _walked_bits_equal(name, mod, x, held, monkeypatch), split_below
 
 
 @pytest.mark.parametrize("name", list(MODULES))
@@ -71,9 +76,7 @@ def test_packed_rows_have_the_chunked_walks_bits(name, dtype, monkeypatch):
     seen = launches(mod, monkeypatch)
     packed = _call(name, mod, x)
     assert [(k, c["PACK"]) for k, c in seen] == [("_k_rows_row", True)]
-    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
-    walked = _call(name, mod, x)
-    assert all(torch.equal(_bits(a), _bits(b)) for a, b in zip(packed, walked, strict=True))
+    assert _walked_bits_equal(name, mod, x, packed, monkeypatch)
 
 
 def test_rows_pack_only_where_every_word_is_whole_on_long_grids(monkeypatch):
@@ -114,8 +117,7 @@ def test_more_long_row_warps_than_a_tile_has_lanes_still_launch(monkeypatch):
     seen = launches(layer_norm, monkeypatch)
     held = _call("layer_norm", layer_norm, x)
     assert seen[0][1]["num_warps"] == 4 * layer_norm.LANES // 32 and seen[0][1]["MAPG"] >= 1
-    monkeypatch.setattr(layer_norm, "ROW_MAX_TILES", 0)
-    assert all(torch.equal(_bits(a), _bits(b)) for a, b in zip(held, _call("layer_norm", layer_norm, x), strict=True))
+    assert _walked_bits_equal("layer_norm", layer_norm, x, held, monkeypatch)
 
 
 def test_rows_of_three_chunks_stack_to_four_and_longer_ones_to_the_stack(monkeypatch):
@@ -136,8 +138,7 @@ def test_a_row_of_more_chunks_than_the_stack_meets_them_a_chunk_at_a_time(monkey
     seen = launches(rms_norm, monkeypatch)
     held = _call("rms_norm", rms_norm, x)
     assert seen[0][0] == "_k_rows_row" and seen[0][1]["NP"] == 1 and seen[0][1]["NCH"] == 6
-    monkeypatch.setattr(rms_norm, "ROW_MAX_TILES", 0)
-    assert torch.equal(_bits(held[0]), _bits(_call("rms_norm", rms_norm, x)[0]))
+    assert _walked_bits_equal("rms_norm", rms_norm, x, held, monkeypatch)
 
 
 def test_the_row_bound_is_16384_and_past_it_the_chunks_are_walked():
