@@ -272,6 +272,8 @@ class ModuleCtx:
     row_lean: bool = False
     # cuda's row kernel stacks up to this many chunks' lane trees into one (plan.Plan.row_stack).
     row_stack: int = 1
+    # cuda's row kernel has its form across chunks (plan.Plan.row_across): _k_rows_across.
+    row_across: bool = False
     # `short N <= bound : op`: reduce lengths up to short_max go to op's module (redgen/short.py),
     # called with the public launcher's own arguments (short_call).
     short_op: str = ""
@@ -624,6 +626,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
         replay_knobs=_replay_knobs(plan, bool(row_extra)),
         row_inputs=row_inputs, row_extra=row_extra, row_lean=bool(plan.row_lean), row_stack=plan.row_stack,
+        row_across=plan.row_across,
         **_short(op, forward),
     )
 
@@ -685,6 +688,7 @@ def _replay_knobs(plan: Plan, row_extra: bool) -> str:
     knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS",
               "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE"] if plan.row_tiles else []
     knobs += ["ROW_STACK", "ROW_STACK_LONG"] if plan.row_stack > 1 else []  # the chunks' trees stacked
+    knobs += ["ROW_ACROSS_MIN", "ROW_ACROSS_LANES", "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS"] if plan.row_across else []  # its form across chunks
     knobs += ["ROW_MAP_ELEMS"] if row_extra else []  # the row kernel's other inputs (row_extra)
     knobs += ["ROW_LEAN_ITEMSIZE"] if plan.row_lean else []  # its combiners' lean forms
     return "(" + ", ".join(knobs) + ")"

@@ -50,8 +50,8 @@ SPLIT_BELOW_REREAD = 50
 # the input is read once for every pass (the reductions and the outputs over the reduce
 # axis) instead of once per pass. Its tiles live in registers, so the bound keeps a row's
 # share per thread small; longer rows walk their chunks as before.
-ROW_MAX = 16384
-ROW_TILES = 64  # and at most this many tiles: each is unrolled code (a spec of small lanes)
+ROW_MAX = 32768
+ROW_TILES = 128  # and at most this many tiles: each is unrolled code (a spec of small lanes)
 # On an H100 (docs/gpu_2026_11_26/README.md runs 54-56, bits equal at every point) rows of 16384
 # held this way beat the chunked walks of a spec that reads a row twice once the kernel (a) runs
 # the lane trees of all its chunks as one tree (a long row's stacked to ROW_STACK_MAX rows, the
@@ -61,8 +61,11 @@ ROW_TILES = 64  # and at most this many tiles: each is unrolled code (a spec of 
 # (bf16 16384 x 16384 653 -> 361 us; torch 496, Liger-Kernel 357), (c) in 4 warps, two lanes a
 # thread (f32 4096 x 12000 182 -> 134 us against 8 warps, run 59; Liger-Kernel 133).
 # Held online-softmax rows (softmax_stats) lost at every point: its combine chain is an exp a
-# tile, so that combiner keeps row_max 4096. Rows of 32000 held in two passes lost to the chunked
-# walk at 1-32 rows (the decode batches of sampling: bf16 1 x 32000 6.7 against 5.0 us).
+# tile, so that combiner keeps row_max 4096. Rows of 16385-32768 (up to ROW_STACK_MAX chunks)
+# are held since the row kernel has its form across chunks (Plan.row_across: more warps a row,
+# no copies): run 64, bits equal at 160 points, 1.4-2.0x the chunked walks and the online order
+# at 1024-4096 rows of 20000 and 32000; before it rows of 32000 held lost to the chunked walk at
+# 1-32 rows (the decode batches of sampling: bf16 1 x 32000 6.7 against 5.0 us; across 4.5).
 ROW_STACK_MAX = 8
 # cuda: tiles a chunk walk loads at once (more loads in flight per program). On an H100 over 36
 # points (sum, amax, argmax, logsumexp, softmax at rows x N up to 4096 x 32000 and 1 x 151936),
@@ -216,6 +219,10 @@ class Plan:
     # cuda: the most chunks whose lane trees the row kernel runs as one (ROW_STACK_MAX; a power
     # of two): 1 where its rows hold one chunk at most.
     row_stack: int = 1
+    # cuda: the row kernel has a form across chunks (_k_rows_across: a tile holds the same lanes
+    # of every chunk, so more warps hold a row without copies), where its rows stack chunks and
+    # nothing reads an element's position (its tiles count positions from their chunk's start).
+    row_across: bool = False
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -293,6 +300,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
             combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
         row_stack=_row_stack(order, row_tiles),
+        row_across=_row_stack(order, row_tiles) > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",
@@ -305,6 +313,14 @@ def _row_stack(order: Order, row_tiles: int) -> int:
     if not row_tiles or not order.chunk.is_const():
         return 1
     return ROW_STACK_MAX if row_tiles * order.lanes.eval({}) > order.chunk.eval({}) else 1
+
+
+def _reads_position(op: ir.Op) -> bool:
+    """Whether an expression or a combiner's lift reads an element's position on the reduce axis."""
+    exprs = [r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs]
+    if any(r.kind == "pos" for e in exprs for r in ir.refs(e)):
+        return True
+    return any("{n}" in s.lift for r in op.reductions for s in combiners.get(r.combiner).state)
 
 
 def _split_tree_pays(op: ir.Op) -> bool:

@@ -1,7 +1,7 @@
 """`short N <= bound : op`: the op a spec names for its short rows, found and checked.
 
 A spec may give the reduce lengths up to a bound to another op: softmax holds a row of up to
-16384 elements on chip, where max, then sum(exp(x - max)) reads it once and takes one exp an
+32768 elements on chip, where max, then sum(exp(x - max)) reads it once and takes one exp an
 element, while longer rows need the online combine of softmax_stats (one read for the
 statistics, whatever the length). Each op has its own order, proved by its own certificate;
 which one computes a row depends on the reduce length alone, so the whole is as batch

@@ -62,7 +62,8 @@ class Target:
     # Kernel forms the empirical check also runs, each compared bit for bit with the natural call
     # at every reduce length (first dtype, K == 1): (name, ((knob, value), ...)), set where a
     # module has every knob. cuda's "lean": the row kernel's lean combines (plan.Plan.row_lean)
-    # forced on for every dtype and grid.
+    # forced on for every dtype and grid; "across": the row kernel across its chunks
+    # (plan.Plan.row_across) wherever a row has 2 to ROW_STACK_MAX chunks; "row": never across.
     empirical_forms: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     # The grids recorded by the empirical check (ascend: the forced CORES values); () none.
     empirical_grids: tuple[int, ...] = ()
@@ -119,7 +120,9 @@ CUDA = Target(
     default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
     empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
     empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1)),
-    empirical_forms=(("lean", (("ROW_LEAN_ITEMSIZE", 8), ("ROW_FEW_PROGRAMS", -1))),),
+    empirical_forms=(("lean", (("ROW_LEAN_ITEMSIZE", 8), ("ROW_FEW_PROGRAMS", -1))),
+                     ("across", (("ROW_ACROSS_PROGRAMS", 1 << 62), ("ROW_ACROSS_MIN", 0))),
+                     ("row", (("ROW_ACROSS_MIN", 1 << 62),))),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
     unspecialized=("M", "R"),
     index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",

@@ -12,6 +12,6 @@ reduce N: (m, s) = softmax_stats(x)
 y = x - m - log(s)
 tile   N = 512, K = 32           # N: lanes (H200 sweep, docs/gpu_2026_11_26/README.md); K: columns a cols program takes (H100, docs/gpu_2026_11_25/README.md)
 split  N fixed_size 4096
-short  N <= 16384 : log_softmax_held  # rows of up to 16384 held on chip: max, then sum(exp(x - m)) (runs 12, 55-56)
+short  N <= 32768 : log_softmax_held  # rows of up to 32768 held on chip: max, then sum(exp(x - m)) (runs 12, 55-56, 64)
 warps  4
 cores  40

@@ -1,4 +1,4 @@
-# log_softmax of rows held on chip (specs/log_softmax.red gives it its rows of at most 16384
+# log_softmax of rows held on chip (specs/log_softmax.red gives it its rows of at most 32768
 # elements): the row maximum m, then s = sum(exp(x - m)), then y = x - m - log(s). One exp an
 # element and no rescaling, where the online combine of softmax_stats rescales as the maximum
 # grows; the row kernel reads the row once. A row of -inf gives nan, +inf or nan gives nan,

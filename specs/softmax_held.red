@@ -1,4 +1,4 @@
-# softmax of rows held on chip (specs/softmax.red gives it its rows of at most 16384 elements):
+# softmax of rows held on chip (specs/softmax.red gives it its rows of at most 32768 elements):
 # the row maximum m, then s = sum(exp(x - m)), then y = exp(x - m) / s. The row kernel reads
 # the row once and computes each exp once (it is the same value in the sum and in y), where
 # the online combine of softmax_stats takes an exp per element for the statistics and

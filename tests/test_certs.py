@@ -93,7 +93,7 @@ def test_empirical_check_compares_the_row_kernel_with_the_chunked_walks(tmp_path
                     "y = x * rsqrt(ss / N + 0.000001)\ntile N = 16\nsplit N fixed_size 64\n")
     built = build_spec(spec, "cuda", empirical=False)
     held = "in_0_v = _widen(in_0_t[c * CT + u], PACK, BLOCK, LANES, in_0_ptr)"  # the reduction takes a held tile
-    assert built.plan.row_tiles == 64 and held in built.source  # 16384 // 16 lanes, capped: unrolled code
+    assert built.plan.row_tiles == 128 and held in built.source  # 32768 // 16 lanes, capped: unrolled code
     assert run_empirical(built.plan, built.source)["status"] == "passed"
     wrong = built.source.replace(held, held + " * 1.0000001", 1)
     with pytest.raises(EmpiricalMismatch, match="differ"):

@@ -1,6 +1,7 @@
-"""cuda's row kernel on rows of 8192-16384 elements (redgen/plan.py ROW_MAX, ROW_STACK_MAX).
+"""cuda's row kernel on rows of 8192-32768 elements (redgen/plan.py ROW_MAX, ROW_STACK_MAX), in
+its own form (tests/test_row_across.py: the form across chunks, here switched off).
 
-Such a row holds three or four chunks of 4096. The kernel stacks the chunks' [BLOCK, LANES]
+Such a row holds three to eight chunks of 4096. The kernel stacks the chunks' [BLOCK, LANES]
 partials as the rows of one tile and meets their lanes in one call of the pairwise tree (NP),
 and a 16-bit row is held as loaded and widened at each use (RAW; on grids of more than
 ROW_FEW_PROGRAMS programs two values a 32-bit word, PACK), in ROW_LONG_WARPS warps. Each
@@ -19,6 +20,13 @@ from tests.launch_spy import launches
 SHAPE, WARPS = 2, 5  # fields of _schedule's result
 MODULES = {"rms_norm": rms_norm, "layer_norm": layer_norm, "softmax_held": softmax_held,
            "log_softmax_held": log_softmax_held}
+
+
+@pytest.fixture(autouse=True)
+def _row_form(monkeypatch):
+    """The row kernel's own form: its form across chunks off (ROW_ACROSS_MIN past every row)."""
+    for mod in MODULES.values():
+        monkeypatch.setattr(mod, "ROW_ACROSS_MIN", 1 << 62)
 
 
 def _call(name, mod, x):
@@ -141,7 +149,7 @@ def test_a_row_of_more_chunks_than_the_stack_meets_them_a_chunk_at_a_time(monkey
     assert _walked_bits_equal("rms_norm", rms_norm, x, held, monkeypatch)
 
 
-def test_the_row_bound_is_16384_and_past_it_the_chunks_are_walked():
-    assert rms_norm.ROW_MAX_TILES * rms_norm.LANES == 16384 and rms_norm.ROW_STACK == 8
-    assert rms_norm._schedule(1, 16384, 1)[SHAPE] == "row"
-    assert rms_norm._schedule(1, 16385, 1)[SHAPE] == "rows"
+def test_the_row_bound_is_32768_and_past_it_the_chunks_are_walked():
+    assert rms_norm.ROW_MAX_TILES * rms_norm.LANES == 32768 and rms_norm.ROW_STACK == 8
+    assert rms_norm._schedule(1, 32768, 1)[SHAPE] == "row"
+    assert rms_norm._schedule(1, 32769, 1)[SHAPE] == "rows"

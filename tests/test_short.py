@@ -121,7 +121,7 @@ def mods():
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 def test_short_rows_go_to_the_other_op(mods, op, monkeypatch):
     mod, held = mods[op]
-    assert mod._short_module() is held and mod.SHORT_MAX == 16384
+    assert mod._short_module() is held and mod.SHORT_MAX == 32768
     calls = []
     real = getattr(held, f"{op}_held")
     monkeypatch.setattr(held, f"{op}_held", lambda *a, **k: calls.append(a[0].shape) or real(*a, **k))
@@ -156,8 +156,8 @@ def test_certificate_names_the_other_spec(mods, op):
     mod, held = mods[op]
     short = mod.CERTIFICATE["order"]["short"]
     spec = (ROOT / "specs" / f"{op}_held.red").read_text()
-    assert short == {"max": 16384, "op": f"{op}_held", "spec_sha256": hashlib.sha256(spec.encode()).hexdigest()}
-    assert mod.CERTIFICATE["statement"].startswith(f"N <= 16384: op {op}_held's order")
+    assert short == {"max": 32768, "op": f"{op}_held", "spec_sha256": hashlib.sha256(spec.encode()).hexdigest()}
+    assert mod.CERTIFICATE["statement"].startswith(f"N <= 32768: op {op}_held's order")
     assert held.CERTIFICATE["spec_sha256"] == short["spec_sha256"]
 
 
@@ -200,7 +200,7 @@ def test_a_missing_short_module_is_named(tmp_path, package, monkeypatch):
         with pytest.raises(ModuleNotFoundError) as e:
             mod.softmax(torch.randn(2, 17), -1)
         msg = str(e.value)
-        assert msg.startswith("softmax: rows of at most 16384 elements are computed by op softmax_held")
+        assert msg.startswith("softmax: rows of at most 32768 elements are computed by op softmax_held")
         assert ("redgen_test_lonely.softmax_held" if package else str(folder / "softmax_held.py")) in msg
         assert "redgen build" in msg and "SHORT_MAX = 0" in msg
         assert e.value.name == "redgen_test_lonely.softmax_held"

@@ -292,7 +292,14 @@ def prove(plan: Plan) -> Certificate:
                + (f"; up to {plan.row_stack} chunks' [BLOCK, LANES] partials stacked as the rows of one tile "
                   f"(tl.join, a permute and reshapes: values moved, never combined) meet their lanes in one "
                   f"call of the same pairwise tree, each row its own lanes, then unstacked in chunk order for "
-                  f"the same left-to-right chunk combine" if plan.row_stack > 1 else ""),) if plan.row_tiles else ()),
+                  f"the same left-to-right chunk combine" if plan.row_stack > 1 else "")
+               + ("; its form across chunks (_k_rows_across, the launcher's choice by the length and the grid): "
+                  "tile u holds lanes u * LANES + j of each of the row's chunks as the rows of one tile, in the "
+                  "stacked tree's order, so each chunk's lane j combines its elements in the same increasing "
+                  "order and the same stacked tree and chunk combine follow; a stacked row past the chunks "
+                  "holds nothing and is dropped; the empirical check runs it wherever a row has 2 to "
+                  f"{plan.row_stack} chunks, and without it, and compares both" if plan.row_across else ""),)
+              if plan.row_tiles else ()),
             *(f"the row kernel's combine of {c} in its lean form (_{c}_lean: LEAN, where the input's "
                f"elements take at most ROW_LEAN_ITEMSIZE bytes and the grid holds more than ROW_FEW_PROGRAMS "
                f"programs): {combiners.get(c).lean_rule}; the empirical check compares the lean form with the "
