@@ -287,6 +287,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     # A combiner may hold shorter rows (its record's row_max: softmax_stats, 4096).
     row_max = min((combiners.get(c).row_max or ROW_MAX for c in order.combiners), default=ROW_MAX)
     row_tiles = min(ROW_TILES, row_max // order.lanes.eval({})) if rereads and op.before and not op.reduce_axes else 0
+    row_stack = _row_stack(order, row_tiles)
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
@@ -299,8 +300,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
             combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
-        row_stack=_row_stack(order, row_tiles),
-        row_across=_row_stack(order, row_tiles) > 1 and not _reads_position(op),
+        row_stack=row_stack, row_across=row_stack > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
                   "copies only when a group of merged dims has strides that no single stride can express",
