@@ -685,11 +685,12 @@ def _replay_knobs(plan: Plan, row_extra: bool) -> str:
     knobs = ["_INTERPRET", "SPLIT_BELOW", "FINISH_BLOCK"]
     knobs += ["UNROLL"] if plan.unroll else []
     knobs += ["COLS_UNROLL"] if plan.cols_unroll else []
-    knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_THREAD_ELEMS",
+    knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
               "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE"] if plan.row_tiles else []
     knobs += ["ROW_STACK", "ROW_STACK_LONG"] if plan.row_stack > 1 else []  # the chunks' trees stacked
-    knobs += ["ROW_ACROSS_MIN", "ROW_ACROSS_LANES", "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS"] if plan.row_across else []  # its form across chunks
-    knobs += ["ROW_MAP_ELEMS"] if row_extra else []  # the row kernel's other inputs (row_extra)
+    knobs += ["ROW_ACROSS_MIN", "ROW_ACROSS_LANES", "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS",
+              "ROW_ACROSS_FEW_WARPS"] if plan.row_across else []  # its form across chunks
+    knobs += ["ROW_MAP_ELEMS", "ROW_PRE_PROGRAMS", "ROW_PRE_WORDS"] if row_extra else []  # the row kernel's other inputs (row_extra)
     knobs += ["ROW_LEAN_ITEMSIZE"] if plan.row_lean else []  # its combiners' lean forms
     return "(" + ", ".join(knobs) + ")"
 

@@ -106,7 +106,9 @@ def test_rows_pack_only_where_every_word_is_whole_on_long_grids(monkeypatch):
 
 def test_long_rows_take_their_warps_and_short_ones_keep_theirs(monkeypatch):
     """At most ROW_LONG elements the schedule's warps; past it ROW_LONG_WARPS, and RAW for 16-bit
-    inputs (the warps move no value: test_long_rows_held_...)."""
+    inputs (the warps move no value: test_long_rows_held_...). A short grid's 8 warps (ROW_FEW_WARPS,
+    4 as shipped, which a long row's 4 would not tell apart)."""
+    monkeypatch.setattr(rms_norm, "ROW_FEW_WARPS", 8)
     seen = launches(rms_norm, monkeypatch)
     for dtype in (torch.float32, torch.bfloat16):
         for n in (8192, 8193):

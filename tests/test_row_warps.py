@@ -1,5 +1,5 @@
 """cuda's row kernel takes more warps where its grid is short (ROW_FEW_PROGRAMS, ROW_FEW_MIN_ELEMS,
-ROW_THREAD_ELEMS).
+ROW_FEW_WARPS).
 
 num_warps never shapes an order (the certificate's kernel-shapes note: the lane tree is
 explicit; the H100 run in docs/gpu_2026_11_23/cols_rows.md compared the bits of 2, 4 and 8
@@ -16,7 +16,7 @@ import re
 import pytest
 import torch
 
-from generated.cuda import layer_norm, rms_norm, softmax
+from generated.cuda import layer_norm, rms_norm, softmax, softmax_held
 
 ROW_MODULES = {"rms_norm": rms_norm, "layer_norm": layer_norm, "softmax": softmax}
 
@@ -32,10 +32,11 @@ def _warps(mod, m: int, n: int) -> int:
     ("m", "n", "warps"),
     [
         # (warps at 256 lanes: the norms; at 512: softmax, docs/gpu_2026_11_26/README.md run 10)
-        (1, 4096, (8, 8)),  # 16 elements a thread: softmax f32 5.00 -> 3.43 us on the H100
-        (256, 4096, (8, 8)),  # the last short grid
+        (1, 4096, (4, 4)),  # ROW_FEW_WARPS: 4 beat 8 at 1-256 rows of 4096 and 8192 (runs 67-68)
+        (256, 4096, (4, 4)),  # the last short grid
         (257, 4096, (2, 4)),  # then a warp per ROW_WARP_LANES lanes (512 x 4096 bf16 softmax lost 15%)
         (4096, 4096, (2, 4)),
+        (1, 8192, (4, 4)),
         (1, 2048, (2, 4)),  # rows of 2048 keep their warps (softmax lost 7-13% with 4 at 256 lanes)
         (1, 1024, (4, 8)),  # two rows a program: the warps it had
         (1, 256, (16, 16)),  # eight rows a program (at 512 lanes: four, a tile of one row masked half)
@@ -43,12 +44,15 @@ def _warps(mod, m: int, n: int) -> int:
 )
 def test_short_grids_take_more_warps(name, m, n, warps):
     mod = ROW_MODULES[name]
+    if name == "softmax" and n > 4096:
+        mod = softmax_held  # softmax's rows of more than 4096 are the held spec's (`short`)
     assert _warps(mod, m, n) == warps[{256: 0, 512: 1}[mod.LANES]]
 
 
-def test_a_warp_holds_at_least_one_lane_of_each_tile():
-    """Rows of 8192 (32 tiles, one row a program) would ask for 16 warps at 16 elements a
-    thread; a tile of 256 lanes has work for 8."""
+def test_a_warp_holds_at_least_one_lane_of_each_tile(monkeypatch):
+    """More warps than a tile has lanes for would hold copies: ROW_FEW_WARPS 16 gives a tile of 256
+    lanes its 8."""
+    monkeypatch.setattr(rms_norm, "ROW_FEW_WARPS", 16)
     assert _warps(rms_norm, 1, 8192) == 8
     assert _warps(rms_norm, 4096, 8192) == 2
 
@@ -62,14 +66,19 @@ def test_the_replay_key_holds_every_knob_the_schedule_reads(name):
     assert read and all(k in key for k in read), sorted(read)
 
 
-@pytest.mark.parametrize("name", list(ROW_MODULES))
+# softmax's own row kernel (512 lanes) already runs 4 warps at its 4096 elements: the rule acts
+# on the held spec its longer rows go to.
+RULE_MODULES = {"rms_norm": rms_norm, "layer_norm": layer_norm, "softmax_held": softmax_held}
+
+
+@pytest.mark.parametrize("name", list(RULE_MODULES))
 @pytest.mark.parametrize(("m", "n"), [(1, 4096), (3, 4096), (256, 4096)])
 def test_the_rule_changes_the_warps_alone(name, m, n, monkeypatch):
     """Where the rule acts, switching it off (ROW_FEW_PROGRAMS 0) gives back the warps of a
     long grid and nothing else of the schedule moves: the same shape, block, programs, chunks
     and path. The bits of the two launches are then the GPU run's to compare (cols_rows.md);
     under the interpreter, where num_warps is not simulated, they are compared too."""
-    mod = ROW_MODULES[name]
+    mod = RULE_MODULES[name]
     on = mod._schedule(m, n, 1)
     monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 0)
     off = mod._schedule(m, n, 1)
@@ -80,7 +89,7 @@ def test_the_rule_changes_the_warps_alone(name, m, n, monkeypatch):
     g = torch.Generator().manual_seed(3)
     x = torch.randn(m, n, generator=g)
     w, b = torch.randn(n, generator=g), torch.randn(n, generator=g)
-    args = {"softmax": (x,), "rms_norm": (x, w), "layer_norm": (x, w, b)}[name]
+    args = {"softmax_held": (x,), "rms_norm": (x, w), "layer_norm": (x, w, b)}[name]
     want = getattr(mod, name)(*args)
     monkeypatch.undo()
     got = getattr(mod, name)(*args)
