@@ -263,6 +263,12 @@ class ModuleCtx:
     # The inputs the row kernel's output sweep loads (a weight, a bias: read by the outputs,
     # not by the reductions); () where it has none.
     row_extra: tuple[str, ...] = ()
+    # The mapped outputs that read no reduction and only held inputs (add_rms_norm's h = x + r):
+    # the row kernel may store them right after its loads (EARLY), with the inputs and
+    # per-element locals they read (rendered for the rows shape).
+    row_early: tuple[OutputCtx, ...] = ()
+    row_early_inputs: tuple[str, ...] = ()
+    row_early_locals: tuple[ValueCtx, ...] = ()
     unroll: int = 0  # cuda: tiles a chunk walk loads together (the UNROLL knob's default); 0: no such code
     cols_unroll: int = 0  # cuda: the cols kernels' (COLS_UNROLL); 0: no cols kernels
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
@@ -577,6 +583,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     lanes = order.lanes.eval({})
     row_inputs = tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages))
     row_extra = tuple(n for n in (names("input", i) for i in map_inputs) if n not in row_inputs) if plan.row_tiles else ()
+    early = _row_early(op, [i.name for i in op.inputs if names("input", i.name) in row_inputs]) if plan.row_tiles else ()
     nest = bool(op.reduce_axes) and plan.target == "cuda"  # cuda walks merged reduce axes in place
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
@@ -624,8 +631,14 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
-        replay_knobs=_replay_knobs(plan, bool(row_extra)),
-        row_inputs=row_inputs, row_extra=row_extra, row_lean=bool(plan.row_lean), row_stack=plan.row_stack,
+        replay_knobs=_replay_knobs(plan, bool(row_extra), bool(early)),
+        row_inputs=row_inputs, row_extra=row_extra,
+        row_early=tuple(o for o in outputs if o.spec in {e.name for e in early}),
+        row_early_inputs=tuple(names("input", i) for i in sorted({i for e in early for i in inputs_read(e.expr, op)},
+                                                               key=[x.name for x in op.inputs].index)),
+        row_early_locals=_elem_locals(op, [v for v in locals_read([e.expr for e in early], op) if v.per_element],
+                                      ["rows"], names)["rows"] if early else (),
+        row_lean=bool(plan.row_lean), row_stack=plan.row_stack,
         row_across=plan.row_across,
         **_short(op, forward),
     )
@@ -677,7 +690,17 @@ def _short(op: ir.Op, forward: str) -> dict:
     return {"short_op": short.op, "short_max": short.bound, "short_call": forward}
 
 
-def _replay_knobs(plan: Plan, row_extra: bool) -> str:
+def _row_early(op: ir.Op, held: list[str]) -> tuple[ir.Output, ...]:
+    """The mapped outputs a row kernel can store as soon as its row is loaded: each reads no
+    reduction, no per-row local (those come from reductions or follow them) and no input but
+    the `held` ones (the spec's names of the row kernel's held inputs)."""
+    return tuple(o for o in op.mapped
+                 if not reductions_read([o.expr], op)
+                 and all(v.per_element for v in locals_read([o.expr], op))
+                 and set(inputs_read(o.expr, op)) <= set(held))
+
+
+def _replay_knobs(plan: Plan, row_extra: bool, row_early: bool = False) -> str:
     """Every module global the launcher reads that may be set between calls (the empirical
     check's forced paths, tests, sweeps): a replayed signature holds their values."""
     if not targets.get(plan.target).replay:
@@ -688,10 +711,11 @@ def _replay_knobs(plan: Plan, row_extra: bool) -> str:
     knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
               "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE"] if plan.row_tiles else []
     knobs += ["ROW_STACK", "ROW_STACK_LONG"] if plan.row_stack > 1 else []  # the chunks' trees stacked
-    knobs += ["ROW_ACROSS_MIN", "ROW_ACROSS_LANES", "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS",
+    knobs += ["ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_LANES", "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS",
               "ROW_ACROSS_FEW_WARPS"] if plan.row_across else []  # its form across chunks
     knobs += ["ROW_MAP_ELEMS", "ROW_PRE_PROGRAMS", "ROW_PRE_WORDS"] if row_extra else []  # the row kernel's other inputs (row_extra)
     knobs += ["ROW_LEAN_ITEMSIZE"] if plan.row_lean else []  # its combiners' lean forms
+    knobs += ["ROW_EARLY_WORDS"] if row_early else []  # its outputs stored with the loads (row_early)
     return "(" + ", ".join(knobs) + ")"
 
 

@@ -62,6 +62,7 @@ def test_packed_rows_across_chunks_have_the_row_kernels_bits(name, dtype, monkey
     seen = launches(mod, monkeypatch)
     across = _call(name, mod, x)
     monkeypatch.setattr(mod, "ROW_ACROSS_MIN", 1 << 62)
+    monkeypatch.setattr(mod, "ROW_ACROSS_EVEN_MIN", 1 << 62)
     row = _call(name, mod, x)
     assert [(k, c["PACK"]) for k, c in seen] == [("_k_rows_across", True), ("_k_rows_row", True)]
     assert all(torch.equal(_bits(a), _bits(b)) for a, b in zip(across, row, strict=True))
@@ -75,6 +76,7 @@ def test_a_reduced_output_is_stored_once_a_row(monkeypatch):
     seen = launches(rms_norm_rstd, monkeypatch)
     y, rstd = rms_norm_rstd.rms_norm_rstd(x, w)
     monkeypatch.setattr(rms_norm_rstd, "ROW_ACROSS_MIN", 1 << 62)
+    monkeypatch.setattr(rms_norm_rstd, "ROW_ACROSS_EVEN_MIN", 1 << 62)
     y_row, rstd_row = rms_norm_rstd.rms_norm_rstd(x, w)
     assert [k for k, _ in seen] == ["_k_rows_across", "_k_rows_row"]
     assert torch.equal(y, y_row) and torch.equal(rstd, rstd_row)

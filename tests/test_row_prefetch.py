@@ -46,13 +46,14 @@ def _groups(mod, name: str, m: int, n: int, monkeypatch) -> tuple[str, int, int]
 
 # (m, n) -> per module (MAPG, PREG). A short grid holds 4 warps at rows of 4096-8192 (two elements of
 # a tile a thread) and preloads groups filling ROW_PRE_WORDS 192 words with the row's held tiles
-# (add_rms_norm holds two rows, x and r); 300 programs is a long grid: groups of ROW_MAP_ELEMS, none
+# (add_rms_norm holds two rows, x and r); rows of 8192 run across their two chunks (ROW_ACROSS_EVEN_MIN):
+# a sweep of 16 tiles, all of them one group at one row; 300 programs is a long grid: groups of ROW_MAP_ELEMS, none
 # preloaded; 150 programs of two rows of 1024 preload; 128 rows of 32000 run across in 16 warps,
 # where a thread has 128 registers: its words shrink to 96 (layer_norm spilled at 192: 10.2 ->
 # 81.6 us, run 69), and 129 is past ROW_PRE_PROGRAMS for rows that long.
 CASES = {
     (1, 4096): {"rms_norm": (16, 16), "layer_norm": (16, 16), "add_rms_norm": (16, 16)},
-    (1, 8192): {"rms_norm": (32, 32), "layer_norm": (32, 32), "add_rms_norm": (32, 32)},
+    (1, 8192): {"rms_norm": (16, 16), "layer_norm": (16, 16), "add_rms_norm": (16, 16)},
     (300, 8192): {"rms_norm": (8, 0), "layer_norm": (4, 0), "add_rms_norm": (8, 0)},
     (300, 1024): {"rms_norm": (4, 4), "layer_norm": (4, 4), "add_rms_norm": (4, 4)},
     (128, 32000): {"rms_norm": (8, 8), "layer_norm": (4, 4), "add_rms_norm": (8, 8)},
@@ -65,7 +66,7 @@ CASES = {
 def test_the_groups_the_launcher_passes(name, m, n, monkeypatch):
     want = CASES[(m, n)]["rms_norm" if name == "rms_norm_rstd" else name]
     kernel, mapg, preg = _groups(WITH_EXTRA[name], name, m, n, monkeypatch)
-    assert kernel == ("_k_rows_across" if n == 32000 else "_k_rows_row")
+    assert kernel == ("_k_rows_across" if n in (8192, 32000) else "_k_rows_row")
     assert (mapg, preg) == want
 
 
