@@ -711,8 +711,8 @@ def _replay_knobs(plan: Plan, row_extra: bool, row_early: bool = False) -> str:
     knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
               "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE"] if plan.row_tiles else []
     knobs += ["ROW_STACK", "ROW_STACK_LONG"] if plan.row_stack > 1 else []  # the chunks' trees stacked
-    knobs += ["ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_LANES", "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS",
-              "ROW_ACROSS_FEW_WARPS"] if plan.row_across else []  # its form across chunks
+    knobs += ["ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_PAD", "ROW_ACROSS_LANES", "ROW_ACROSS_PROGRAMS",
+              "ROW_ACROSS_WORDS", "ROW_ACROSS_FEW_WARPS"] if plan.row_across else []  # its form across chunks
     knobs += ["ROW_MAP_ELEMS", "ROW_PRE_PROGRAMS", "ROW_PRE_WORDS"] if row_extra else []  # the row kernel's other inputs (row_extra)
     knobs += ["ROW_LEAN_ITEMSIZE"] if plan.row_lean else []  # its combiners' lean forms
     knobs += ["ROW_EARLY_WORDS"] if row_early else []  # its outputs stored with the loads (row_early)

@@ -86,9 +86,10 @@ def test_a_reduced_output_is_stored_once_a_row(monkeypatch):
 
 def test_long_grids_go_across_where_little_pads_or_the_own_form_would_spill(monkeypatch):
     """Past ROW_ACROSS_PROGRAMS programs (set to 1 here: a grid of 2 is long, and packed) a row
-    past ROW_ACROSS_MIN goes across where its NP chunks pad less than a chunk (16384, 32000) or
-    where the row kernel's own form would hold more than ROW_ACROSS_WORDS words a thread (f32
-    24576: 192 in 4 warps); rows of 20000 (5 chunks of 8) and packed bf16 24576 (96) do not."""
+    past ROW_ACROSS_MIN goes across where its NP chunks pad less than ROW_ACROSS_PAD (12288,
+    16384, 32000) or where the row kernel's own form would hold more than ROW_ACROSS_WORDS words a
+    thread (f32 24576: 192 in 4 warps); rows of 20000 (5 chunks of 8) and packed bf16 24576 (96)
+    do not."""
     monkeypatch.setattr(rms_norm, "ROW_ACROSS_PROGRAMS", 1)
     monkeypatch.setattr(rms_norm, "ROW_FEW_PROGRAMS", 1)
     seen = launches(rms_norm, monkeypatch)
@@ -96,11 +97,12 @@ def test_long_grids_go_across_where_little_pads_or_the_own_form_would_spill(monk
         for n in (12288, 16384, 20000, 24576, 32000):
             rms_norm.rms_norm(torch.ones(2, n, dtype=dtype), torch.ones(n, dtype=dtype))
     across = [k == "_k_rows_across" for k, _ in seen]
-    assert across == [False, True, False, True, True] + [False, True, False, False, True]
+    assert across == [True, True, False, True, True] + [True, True, False, False, True]
     assert [c["PACK"] for _, c in seen][5:] == [True] * 5
     # a long grid: ROW_ACROSS_LANES lanes of a tile a thread, 16 warps for eight chunks
     assert [c["num_warps"] for _, c in seen][4] == 8 * rms_norm.LANES // (32 * rms_norm.ROW_ACROSS_LANES) == 16
-    assert (rms_norm.ROW_ACROSS_MIN, rms_norm.ROW_ACROSS_WORDS, rms_norm.ROW_LONG_WARPS) == (10240, 160, 4)
+    assert (rms_norm.ROW_ACROSS_MIN, rms_norm.ROW_ACROSS_PAD, rms_norm.ROW_ACROSS_WORDS, rms_norm.ROW_LONG_WARPS) == (
+        10240, 6144, 160, 4)
 
 
 def test_short_grids_go_across_at_every_length_past_the_bound(monkeypatch):

@@ -8,8 +8,8 @@ held tiles. What is tested here: which outputs the emitter stores early, the lau
 bits of both forms (own and across chunks, EARLY or not) against the chunked fused kernel, and
 that the empirical check runs the late form ("stored_late") and catches an early store that
 rounds otherwise. Also here: the launcher counts every held input's words when it chooses the
-form across chunks (add_rms_norm holds x and r), and rows of 6001-8192 go across at every grid
-(ROW_ACROSS_EVEN_MIN).
+form across chunks (add_rms_norm holds x and r), and rows of more than 6000 elements whose chunks pad
+less than ROW_ACROSS_PAD go across at every grid (ROW_ACROSS_EVEN_MIN).
 """
 
 from __future__ import annotations
@@ -119,10 +119,11 @@ def test_early_and_late_stores_have_the_chunked_walks_bits(dtype, n, across, mon
 
 
 def test_across_counts_every_held_inputs_words(monkeypatch):
-    """On a long grid (past ROW_ACROSS_PROGRAMS and ROW_FEW_PROGRAMS) f32 rows of 12000 pad their
-    four stacked chunks by more than a chunk, so they go across only where the own form would hold
-    more than ROW_ACROSS_WORDS (160) words a thread: rms_norm holds 94, add_rms_norm x and r, 188."""
-    n = 12000
+    """On a long grid (past ROW_ACROSS_PROGRAMS and ROW_FEW_PROGRAMS) f32 rows of 20000 pad their
+    eight stacked chunks by more than ROW_ACROSS_PAD, so they go across only where the own form would
+    hold more than ROW_ACROSS_WORDS (160) words a thread: rms_norm holds 156, add_rms_norm x and r,
+    312."""
+    n = 20000
     x, r, w = _add_args(300, n)
     assert _launched(rms_norm, "rms_norm", x, w, monkeypatch=monkeypatch)[0] == "_k_rows_row"
     assert _launched(add_rms_norm, "add_rms_norm", x, r, w, monkeypatch=monkeypatch)[0] == "_k_rows_across"
@@ -132,12 +133,15 @@ def test_across_counts_every_held_inputs_words(monkeypatch):
     (1, 8192, "_k_rows_across"), (300, 8192, "_k_rows_across"), (300, 6144, "_k_rows_across"),
     (1, 4096, "_k_rows_row"),  # one chunk
     (1, 5000, "_k_rows_row"),  # two chunks, but not past ROW_ACROSS_EVEN_MIN
-    (300, 9000, "_k_rows_row"),  # 3 chunks of 4 stacked rows: more than a chunk of padding
+    (300, 9000, "_k_rows_row"),  # 3 chunks of 4 stacked rows, padded by 7384
+    (300, 12000, "_k_rows_across"),  # padded by 4384, less than ROW_ACROSS_PAD
+    (300, 20000, "_k_rows_row"),  # 5 of 8, padded by 12768
 ])
-def test_rows_of_two_chunks_go_across_at_every_grid(m, n, kernel, monkeypatch):
-    """ROW_ACROSS_EVEN_MIN (6000): a row past it whose stacked chunks pad less than a chunk goes
-    across on any grid (H100, runs 74-75: rows of 6144 and 8192; rows of 5000 were as often slower
-    across); the empirical check's "row" form sets it past every row."""
+def test_rows_that_pad_little_go_across_at_every_grid(m, n, kernel, monkeypatch):
+    """ROW_ACROSS_EVEN_MIN (6000): a row past it whose stacked chunks pad less than ROW_ACROSS_PAD
+    (6144) elements goes across on any grid (H100, runs 74-79: rows of 6144, 8192 and 12000; rows of
+    5000 were as often slower across, rows of 9000 and 20000 slower); the empirical check's "row"
+    form sets ROW_ACROSS_EVEN_MIN and ROW_ACROSS_MIN past every row."""
     x = torch.ones(m, n)
     assert _launched(softmax_held, "softmax_held", x, -1, monkeypatch=monkeypatch)[0] == kernel
     monkeypatch.setattr(softmax_held, "ROW_ACROSS_MIN", 1 << 62)
