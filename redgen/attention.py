@@ -328,6 +328,10 @@ class _Checker:
         self.fail(err.BadShort, "'short' is for reductions over one axis; attention's order over its keys is "
                   "fixed by its split", st.pos)
 
+    def st_TuneStmt(self, st: S.TuneStmt):
+        self.fail(err.BadTune, "'tune' sets launch knobs of a reduction spec's launcher; attention's "
+                  "launcher is not tuned from its spec", st.pos)
+
     def st_CoresStmt(self, st: S.CoresStmt):
         self.once(st, "cores")
         v = self.sched(st.value)

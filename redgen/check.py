@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 
-from redgen import combiners, functions, ir, sym
+from redgen import combiners, functions, ir, sym, targets
 from redgen import errors as err
 from redgen import syntax as S
 from redgen.errors import Loc, did_you_mean
@@ -42,6 +42,7 @@ class _Checker:
         self.warps: int | None = None
         self.innermost: str | None = None
         self.short: ir.Short | None = None
+        self.tunes: list[ir.Tune] = []
         self.locs: dict[str, Loc] = {}
         self.seen: set[type] = set()
         self.size_reads: list[tuple[str, S.Pos]] = []  # axis sizes read by element-wise expressions
@@ -489,6 +490,34 @@ class _Checker:
         self.warps = n
         self.locs["warps"] = self.loc(st.pos)
 
+    def st_TuneStmt(self, st: S.TuneStmt):
+        # Which knobs exist depends on the target and on the op's plan: emit checks the name
+        # against the module's launcher (redgen/emit.py, _tuned); here the rest.
+        if st.target.text not in targets.names():
+            self.fail(err.BadTune, f"unknown target '{st.target.text}' (targets: {', '.join(targets.names())})"
+                      + did_you_mean(st.target.text, targets.names()), st.target.pos)
+        target = targets.get(st.target.text)
+        if st.knob.text in target.stated_knobs:
+            self.fail(err.BadTune, f"{st.knob.text} is decided by the plan and stated in the certificate; "
+                      f"a spec cannot tune it", st.knob.pos)
+        known = target.tunable()
+        if st.knob.text not in known:
+            has = f"knobs: {', '.join(known)}" if known else "its launchers have no knobs to tune"
+            self.fail(err.BadTune, f"'{st.knob.text}' is not a knob of the {st.target.text} launchers ({has})"
+                      + did_you_mean(st.knob.text, known), st.knob.pos)
+        for t in self.tunes:
+            if (t.target, t.knob) == (st.target.text, st.knob.text):
+                self.fail(err.BadTune, f"{t.target} knob {t.knob} is tuned twice (first at line {t.loc.line})",
+                          st.knob.pos)
+        n = self.const_int(st.value, f"tune {st.knob.text}", err.BadTune)
+        if n < 0:
+            self.fail(err.BadTune, f"tune {st.knob.text} must be a non-negative integer, got {n}", st.value.pos)
+        if st.knob.text in target.pow2_knobs and (n < 1 or n & (n - 1)):
+            self.fail(err.BadTune, f"tune {st.knob.text} must be a power of two, got {n}", st.value.pos)
+        if st.knob.text in target.pow2_knobs and st.knob.text.endswith("_WARPS") and n > 32:
+            self.fail(err.BadTune, f"tune {st.knob.text} must be at most 32 warps, got {n}", st.value.pos)
+        self.tunes.append(ir.Tune(st.target.text, st.knob.text, n, self.loc(st.knob.pos)))
+
     def st_ShortStmt(self, st: S.ShortStmt):
         self.once(st, "short")
         if not self.reductions:
@@ -592,7 +621,7 @@ class _Checker:
         schedule = ir.Schedule(
             tiles=tuple(sorted(self.tiles.items())),
             split=self.split, cores=self.cores, warps=self.warps, innermost=self.innermost,
-            locs=tuple(sorted(self.locs.items())), short=self.short,
+            locs=tuple(sorted(self.locs.items())), short=self.short, tunes=tuple(self.tunes),
         )
         return ir.Op(
             name=self.spec.name.text, path=self.spec.path, source=self.spec.source,

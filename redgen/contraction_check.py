@@ -60,6 +60,10 @@ class _ContractionChecker(_Checker):
     def st_ShortStmt(self, st: S.ShortStmt):  # noqa: N802 - dispatched by statement class name
         self.fail(err.BadShort, "'short' is for reductions; a contraction's order is its split of K", st.pos)
 
+    def st_TuneStmt(self, st: S.TuneStmt):  # noqa: N802 - dispatched by statement class name
+        self.fail(err.BadTune, "'tune' sets launch knobs of a reduction spec's launcher; a contraction's "
+                  "launcher is not tuned from its spec", st.pos)
+
     def st_InputDecl(self, st: S.InputDecl):  # noqa: N802 - dispatched by statement class name
         seen: set[str] = set()
         if st.name.text in {a.text for a in st.axes}:

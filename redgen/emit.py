@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 
 from redgen import __version__, combiners, ir, targets
-from redgen.errors import MissingTemplates
+from redgen.errors import BadTune, MissingTemplates, did_you_mean
 from redgen.exprs import helpers, render
 from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
@@ -274,6 +274,8 @@ class ModuleCtx:
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
     # public launcher calls _run directly.
     replay_knobs: str = ""
+    # The spec's `tune` lines for this target: (knob, value, spec line), set after the defaults.
+    tuned: tuple[tuple[str, int, int], ...] = ()
     # cuda's row kernel may take its combiners' lean forms (plan.Plan.row_lean): a LEAN constexpr.
     row_lean: bool = False
     # cuda's row kernel stacks up to this many chunks' lane trees into one (plan.Plan.row_stack).
@@ -585,6 +587,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     row_extra = tuple(n for n in (names("input", i) for i in map_inputs) if n not in row_inputs) if plan.row_tiles else ()
     early = _row_early(op, [i.name for i in op.inputs if names("input", i.name) in row_inputs]) if plan.row_tiles else ()
     nest = bool(op.reduce_axes) and plan.target == "cuda"  # cuda walks merged reduce axes in place
+    knobs = _knob_names(plan, bool(row_extra), bool(early))
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
@@ -631,7 +634,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,
         row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
-        replay_knobs=_replay_knobs(plan, bool(row_extra), bool(early)),
+        replay_knobs=_knob_tuple(knobs),
+        tuned=_tuned(op, plan.target, knobs),
         row_inputs=row_inputs, row_extra=row_extra,
         row_early=tuple(o for o in outputs if o.spec in {e.name for e in early}),
         row_early_inputs=tuple(names("input", i) for i in sorted({i for e in early for i in inputs_read(e.expr, op)},
@@ -700,23 +704,39 @@ def _row_early(op: ir.Op, held: list[str]) -> tuple[ir.Output, ...]:
                  and set(inputs_read(o.expr, op)) <= set(held))
 
 
-def _replay_knobs(plan: Plan, row_extra: bool, row_early: bool = False) -> str:
+def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[str]:
     """Every module global the launcher reads that may be set between calls (the empirical
-    check's forced paths, tests, sweeps): a replayed signature holds their values."""
-    if not targets.get(plan.target).replay:
-        return ""
-    knobs = ["_INTERPRET", "SPLIT_BELOW", "FINISH_BLOCK"]
-    knobs += ["UNROLL"] if plan.unroll else []
-    knobs += ["COLS_UNROLL"] if plan.cols_unroll else []
-    knobs += ["ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
-              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE"] if plan.row_tiles else []
-    knobs += ["ROW_STACK", "ROW_STACK_LONG"] if plan.row_stack > 1 else []  # the chunks' trees stacked
-    knobs += ["ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_PAD", "ROW_ACROSS_LANES", "ROW_ACROSS_PROGRAMS",
-              "ROW_ACROSS_WORDS", "ROW_ACROSS_FEW_WARPS"] if plan.row_across else []  # its form across chunks
-    knobs += ["ROW_MAP_ELEMS", "ROW_PRE_PROGRAMS", "ROW_PRE_WORDS"] if row_extra else []  # the row kernel's other inputs (row_extra)
-    knobs += ["ROW_LEAN_ITEMSIZE"] if plan.row_lean else []  # its combiners' lean forms
-    knobs += ["ROW_EARLY_WORDS"] if row_early else []  # its outputs stored with the loads (row_early)
-    return "(" + ", ".join(knobs) + ")"
+    check's forced paths, tests, sweeps, a spec's `tune`): a replayed signature holds their values."""
+    target = targets.get(plan.target)
+    if not target.replay:
+        return []
+    has = {"always": True, "unroll": bool(plan.unroll), "cols_unroll": bool(plan.cols_unroll),
+           "row": bool(plan.row_tiles), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
+           "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
+    return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]
+
+
+def _knob_tuple(knobs: list[str]) -> str:
+    """The knobs as the tuple expression a replayed signature holds; "": no replay."""
+    return "(" + ", ".join(knobs) + ")" if knobs else ""
+
+
+def _tuned(op: ir.Op, target: str, knobs: list[str]) -> tuple[tuple[str, int, int], ...]:
+    """The spec's `tune` lines for `target`, as (knob, value, line), each a knob of this module's
+    launcher. Which knobs a launcher has depends on its plan (a row kernel, its form across
+    chunks, ...), so the name is checked here; check.py checked the target and the value."""
+    tunable = targets.get(target).tunable()
+    settable = [k for k in knobs if k in tunable]
+    out = []
+    for t in op.schedule.tunes:
+        if t.target != target:
+            continue
+        if t.knob not in settable:
+            has = f"its knobs: {', '.join(settable)}" if settable else "it has no knobs to tune"
+            raise BadTune(f"{op.name}'s {target} launcher has no knob '{t.knob}' ({has})"
+                          + did_you_mean(t.knob, settable), t.loc, op.source)
+        out.append((t.knob, t.value, t.loc.line))
+    return tuple(out)
 
 
 def _groups(group: dict, axes: tuple[str, ...]) -> tuple[int, ...]:

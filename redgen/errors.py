@@ -191,6 +191,14 @@ class BadShort(RedgenError):
     code = "E120"
 
 
+class BadTune(RedgenError):
+    """A `tune TARGET KNOB = VALUE` statement: an unknown target, a knob that target's launcher
+    for this op does not have, a value that is not a non-negative constant integer, or a knob
+    tuned twice."""
+
+    code = "E121"
+
+
 class NotOnTarget(RedgenError):
     """A function or dtype the target's compiler cannot lower (checked at build time)."""
 

@@ -164,6 +164,17 @@ class Short:
 
 
 @dataclass(frozen=True)
+class Tune:
+    """`tune target KNOB = value`: a launcher knob of `target`'s module set for this op. Knobs
+    pick among kernel forms the certificate covers (paths, shapes, warps); none shapes an order."""
+
+    target: str
+    knob: str
+    value: int
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class Schedule:
     """What the spec asks of the schedule; plan.py turns it into a Plan."""
 
@@ -174,6 +185,7 @@ class Schedule:
     innermost: str | None
     locs: tuple[tuple[str, Loc], ...] = field(default=())
     short: Short | None = None
+    tunes: tuple[Tune, ...] = ()
 
     def tile(self, axis: str, default: int) -> SExpr:
         from redgen.sym import const

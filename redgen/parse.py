@@ -165,6 +165,9 @@ class _ToSyntax(Transformer):
     def short_stmt(self, meta, c):
         return S.ShortStmt(_tok(c[0]), _tok(c[1]), c[2], _tok(c[3]), self._p(meta))
 
+    def tune_stmt(self, meta, c):
+        return S.TuneStmt(_tok(c[0]), _tok(c[1]), c[2], self._p(meta))
+
     # --- attention (redgen/attention.py) ---
     def mask_stmt(self, meta, c):
         return S.MaskStmt(_tok(c[0]), self._p(meta))

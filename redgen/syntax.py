@@ -184,6 +184,16 @@ class WarpsStmt:
 
 
 @dataclass(frozen=True)
+class TuneStmt:
+    """`tune cuda ROW_ACROSS_PAD = 4096`: one of a target's launcher knobs, set for this op."""
+
+    target: Tok
+    knob: Tok
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
 class ShortStmt:
     """`short N <= 8192 : softmax_held`: rows of at most that many elements run another op."""
 

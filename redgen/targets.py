@@ -95,6 +95,26 @@ class Target:
     # docs/gpu_2026_11_26/README.md runs 16-17). Specialization shapes no order: only what the compiler
     # knows of an integer changes, never a floating-point operation.
     unspecialized: tuple[str, ...] = ("M", "K", "R")
+    # The launcher's module knobs, by the feature of a module that has them (redgen/emit.py,
+    # _knob_names: "always", or a plan's row kernel, its form across chunks, ...), in the order a
+    # replayed signature holds them. A spec's `tune` may set any of them where its module has
+    # that feature (check.py checks the name against them all, emit.py against the module's).
+    knobs: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Knobs whose value is a count of lanes or warps the kernels take as a power of two (a `tune`
+    # of them is checked to be one; of warps, at most 32, num_warps' bound).
+    pow2_knobs: tuple[str, ...] = ()
+    # Knobs whose values the plan decides and the certificate states (the split path's bound, the
+    # rows the row kernel holds, the tiles a walk loads together, the chunks stacked, which inputs
+    # are held as loaded): a `tune` may not set them, or the certificate would describe another
+    # launcher.
+    stated_knobs: tuple[str, ...] = ()
+
+    def knob_names(self) -> tuple[str, ...]:
+        return tuple(k for _, names in self.knobs for k in names)
+
+    def tunable(self) -> tuple[str, ...]:
+        """The knobs a spec's `tune` may set (where its module has them)."""
+        return tuple(k for k in self.knob_names() if k not in self.stated_knobs)
 
     @property
     def persistent(self) -> bool:
@@ -111,6 +131,20 @@ class Target:
         return getattr(importlib.import_module("redgen.plan"), self.planner)(op, self)
 
 
+_CUDA_KNOBS = (
+    ("always", ("SPLIT_BELOW", "FINISH_BLOCK")),
+    ("unroll", ("UNROLL",)),
+    ("cols_unroll", ("COLS_UNROLL",)),
+    ("row", ("ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
+             "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE")),
+    ("row_stack", ("ROW_STACK", "ROW_STACK_LONG")),  # the chunks' trees stacked
+    ("row_across", ("ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_PAD", "ROW_ACROSS_LANES",
+                    "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS", "ROW_ACROSS_FEW_WARPS")),  # its form across chunks
+    ("row_extra", ("ROW_MAP_ELEMS", "ROW_PRE_PROGRAMS", "ROW_PRE_WORDS")),  # the row kernel's other inputs
+    ("row_lean", ("ROW_LEAN_ITEMSIZE",)),  # its combiners' lean forms
+    ("row_early", ("ROW_EARLY_WORDS",)),  # its outputs stored with the loads
+)
+
 CUDA = Target(
     name="cuda", planner="plan_cuda", templates="cuda", device_type="cuda", dispatch_key="CUDA",
     compiler="upstream Triton", missing=(),
@@ -126,6 +160,10 @@ CUDA = Target(
                      ("late", (("ROW_PRE_PROGRAMS", -1),)),
                      ("stored_late", (("ROW_EARLY_WORDS", -1),))),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
+    knobs=_CUDA_KNOBS, pow2_knobs=("ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
+                                    "ROW_ACROSS_FEW_WARPS"),
+    stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "ROW_MAX_TILES", "ROW_STACK",
+                  "ROW_RAW_ITEMSIZE"),
     unspecialized=("M", "R"),
     index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",
 )

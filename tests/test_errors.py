@@ -68,6 +68,14 @@ def test_every_error_code_has_a_spec():
 # --- messages worth pinning down -----------------------------------------------------------
 @pytest.mark.parametrize("stem, fragment", [
     ("E101_unknown_name_did_you_mean", "unknown name 'xx'; did you mean 'x'?"),
+    ("E121_tune_unknown_target", "unknown target 'gpu' (targets: ascend, cuda)"),
+    ("E121_tune_knob_typo", "'ROW_ACROS_PAD' is not a knob of the cuda launchers"),
+    ("E121_tune_knob_typo", "did you mean 'ROW_ACROSS_PAD'?"),
+    ("E121_tune_twice", "cuda knob ROW_ACROSS_PAD is tuned twice (first at line 8)"),
+    ("E121_tune_stated_knob", "SPLIT_BELOW is decided by the plan and stated in the certificate"),
+    ("E121_tune_not_pow2", "tune ROW_ACROSS_LANES must be a power of two, got 6"),
+    ("E121_tune_ascend_has_no_knobs", "'CORES' is not a knob of the ascend launchers (its launchers have no knobs"),
+    ("E121_tune_contraction", "a contraction's launcher is not tuned from its spec"),
     ("E101_unknown_name", "unknown name 'q'"),
     ("E101_read_output", "outputs are written, not read"),
     ("E102_assign_input", "'x' is already an input"),

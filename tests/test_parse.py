@@ -158,6 +158,12 @@ def test_split_kinds_and_schedule_expressions():
     assert b.value == syn.Name("auto", syn.Pos(2, 7))
 
 
+def test_tune_names_a_target_a_knob_and_a_value():
+    (st,) = _stmts("op t\ntune cuda ROW_ELEMS = 2 * 128\n")
+    assert isinstance(st, syn.TuneStmt) and (st.target.text, st.knob.text) == ("cuda", "ROW_ELEMS")
+    assert st.knob.pos == syn.Pos(2, 11) and _show(st.value) == "(2 * 128)"
+
+
 def test_empty_output_axes():
     (st,) = _stmts("op t\nout y[] : f32\n")
     assert st.axes == ()
