@@ -491,8 +491,8 @@ class _Checker:
         self.locs["warps"] = self.loc(st.pos)
 
     def st_TuneStmt(self, st: S.TuneStmt):
-        # Which knobs exist depends on the target and on the op's plan: emit checks the name
-        # against the module's launcher (redgen/emit.py, _tuned); here the rest.
+        # Here the target, its tunable knobs, the value and duplicates. Which of those knobs the op's
+        # module has depends on its plan: emit checks that (redgen/emit.py, _tuned).
         if st.target.text not in targets.names():
             self.fail(err.BadTune, f"unknown target '{st.target.text}' (targets: {', '.join(targets.names())})"
                       + did_you_mean(st.target.text, targets.names()), st.target.pos)

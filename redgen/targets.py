@@ -97,8 +97,8 @@ class Target:
     unspecialized: tuple[str, ...] = ("M", "K", "R")
     # The launcher's module knobs, by the feature of a module that has them (redgen/emit.py,
     # _knob_names: "always", or a plan's row kernel, its form across chunks, ...), in the order a
-    # replayed signature holds them. A spec's `tune` may set any of them where its module has
-    # that feature (check.py checks the name against them all, emit.py against the module's).
+    # replayed signature holds them. A spec's `tune` may set any but stated_knobs where its module
+    # has that feature (check.py checks the name against the target's, emit.py against the module's).
     knobs: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # Knobs whose value is a count of lanes or warps the kernels take as a power of two (a `tune`
     # of them is checked to be one; of warps, at most 32, num_warps' bound).

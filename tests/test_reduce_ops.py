@@ -137,10 +137,11 @@ def test_var_two_pass_is_sound(target):
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("op", INDEX_OPS)
 def test_index_ops_exact_with_ties(target, op, dtype):
+    # keepdim only reshapes the output: each case runs once without NaNs and once with, one of
+    # them keeping the dim (a call each under the interpreter costs seconds).
     for i, (shape, dim) in enumerate(CASES):
-        for keepdim in (False, True):
-            check(target, op, tied(*shape, dtype=dtype, seed=i), dim, keepdim)
-            check(target, op, tied(*shape, dtype=dtype, seed=i, nans=3), dim, keepdim)
+        check(target, op, tied(*shape, dtype=dtype, seed=i), dim, i % 2 == 0)
+        check(target, op, tied(*shape, dtype=dtype, seed=i, nans=3), dim, i % 2 == 1)
 
 
 @pytest.mark.parametrize("op", INDEX_OPS)
