@@ -1,6 +1,6 @@
 """Host time per call of the generated launchers, replayed and not, against torch, on a GPU.
 
-    PYTHONPATH=. python benchmarks/host_time.py [--json out.json]
+    PYTHONPATH=. python benchmarks/host_time.py [--json out.json] [--only argmax,softmax]
 
 Issue 12's "cheap to call": for each op at a decode-like size, the host time per call
 (`cpu_us`: calls back to back, one sync) of torch's op, the generated launcher (a repeated
@@ -138,11 +138,16 @@ def main() -> None:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--json", default=None)
+    ap.add_argument("--only", default=None, metavar="WORDS",
+                    help="time only the calls whose name contains one of these comma-separated words")
     opts = ap.parse_args()
+    only = None if opts.only is None else [w.strip() for w in opts.only.split(",") if w.strip()]
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"triton {__import__('triton').__version__}")
     rows = []
     for name, op, make, kw, ref in cases():
+        if only is not None and not any(w in name for w in only):
+            continue
         mod = _mod(op)
         fn = DIRECT[op](mod) if op in DIRECT else getattr(mod, op)
         args = make(0)
@@ -183,7 +188,8 @@ def main() -> None:
               f"{r['mode_us']:.1f} | {r['mode_python_route_us']:.1f} | {r['redgen_us'] - r['torch_us']:+.1f} | "
               f"{r['mode_us'] - r['torch_us']:+.1f} | {r['bitwise_replay_eq_general']} | "
               f"{r['graph_replay_eq_eager']} | {r['bitwise_mode_cpp_eq_python']} | {r['mode_graph_eq_eager']} |")
-    print(decode_check())
+    if only is None or any("attention" in r["case"] for r in rows):
+        print(decode_check())
     if opts.json:
         Path(opts.json).write_text(json.dumps(dict(device=torch.cuda.get_device_name(), rows=rows), indent=1))
 

@@ -24,6 +24,20 @@ from redgen.verify.interpreter_dot import install as _fixed_order_dot  # noqa: E
 
 _fixed_order_dot()
 
+# The empirical check's interpreter savings, for the same reason (CI time): they drop only work
+# that cannot change a result (redgen/verify/worker.py lean_interpreter; test_empirical_lean.py
+# runs kernels with and without them and compares the bits).
+from redgen.verify.worker import lean_interpreter as _lean_interpreter  # noqa: E402
+
+_lean_interpreter()
+
+# tl.reduce with a combine function folds a slice at a time, not an element at a time: the same
+# combines in the same order for each element (tests/interpreter_reduce.py; test_interpreter_reduce.py
+# compares the bits with the interpreter's own loop).
+from tests.interpreter_reduce import install as _slice_reduce  # noqa: E402
+
+_slice_reduce()
+
 
 import pytest  # noqa: E402
 

@@ -6,10 +6,10 @@ replays, from its second call of a signature on, the plan its generated launcher
 (route_replay.py). From Python, that still costs the dispatcher's trip into Python and back:
 about 12 us a call on an H100, more than the replay itself (docs/gpu_2026_11_26, run 43). Here
 the route's kernel at the dispatch key is C++: a signature with a plan is served there (outputs
-and workspaces allocated, the recorded compiled kernels launched through the driver with the
-recorded arguments: the same kernels, grids and arguments, so the same bits); every other call
-goes to the mode's Python kernel as before, and its plan, where one was recorded, is handed to
-C++ for the next call (`describe`).
+and workspaces allocated, the workspaces as one buffer, the recorded compiled kernels launched
+through the driver with the recorded arguments: the same kernels, grids and arguments, so the
+same bits); every other call goes to the mode's Python kernel as before, and its plan, where one
+was recorded, is handed to C++ for the next call (`describe`).
 
 A plan launches from C++ where every launch is a Triton-compiled CUDA kernel with one CTA per
 program, no cooperative or PDL launch, no scratch, no launch hooks (a profiler's), and every

@@ -101,6 +101,10 @@ struct Plan {
   int device = -1;  // where the outputs and workspaces are allocated
   int current = -1;  // the current device when recorded (in the key): its stream, as the launcher's
   std::vector<Alloc> outs, work;
+  // The workspaces are one allocation: work_offset[i] bytes into work_bytes (parse: an allocation
+  // is most of a small call's host time, and a workspace is only ever a kernel's pointer).
+  std::vector<int64_t> work_offset;
+  int64_t work_bytes = 0;
   std::vector<Launch> launches;
   // What the aten call returns, where it is more than the outputs in order (attention's adapters:
   // torch's nine outputs): none, or one entry a return (fast_route.py `_returns`).
@@ -132,6 +136,7 @@ struct KeyHash {
 
 constexpr size_t kLimit = 4096;  // a bound, not an LRU: the signatures of a serving loop repeat
 constexpr int kRoutes = 256;
+constexpr int64_t kWorkAlign = 256;  // bytes between two workspaces of a plan's one allocation
 
 std::shared_mutex table_lock;
 std::unordered_map<Key, std::shared_ptr<Plan>, KeyHash> table;  // (route, signature...) -> plan
@@ -231,9 +236,10 @@ bool launch(const Plan& plan, const Arg& arg, std::vector<at::Tensor>& outs) {
   auto opts = at::TensorOptions().device(dev);
   outs.reserve(plan.outs.size());
   for (const Alloc& a : plan.outs) outs.push_back(device_tensor(a, opts));
-  std::vector<at::Tensor> work;
-  work.reserve(plan.work.size());
-  for (const Alloc& a : plan.work) work.push_back(device_tensor(a, opts));
+  // Freed when the launches are queued: the caching allocator hands it out again only in
+  // this stream's order, after them.
+  at::Tensor work = plan.work_bytes == 0 ? at::Tensor() : at::empty({plan.work_bytes}, opts.dtype(at::kByte));
+  char* work_base = plan.work_bytes == 0 ? nullptr : static_cast<char*>(work.data_ptr());
   c10::impl::VirtualGuardImpl impl(c10::kCUDA);
   void* stream = impl.getStream(c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(plan.current))).native_handle();
   std::vector<int64_t> values;
@@ -251,7 +257,7 @@ bool launch(const Plan& plan, const Arg& arg, std::vector<at::Tensor>& outs) {
           values[i] = reinterpret_cast<int64_t>(outs[p.value].data_ptr());
           break;
         case kWork:
-          values[i] = reinterpret_cast<int64_t>(work[p.value].data_ptr());
+          values[i] = reinterpret_cast<int64_t>(work_base + plan.work_offset[p.value]);
           break;
         default:
           values[i] = p.value;
@@ -293,6 +299,14 @@ std::shared_ptr<Plan> parse(py::handle desc) {
   plan->current = t[5].cast<int>();
   plan->outs = allocs(t[2]);
   plan->work = allocs(t[3]);
+  for (const Alloc& a : plan->work) {
+    // 256-byte steps keep each workspace as aligned as its own allocation was where the kernels
+    // were compiled (Triton specializes a pointer on 16-byte divisibility).
+    int64_t bytes = static_cast<int64_t>(c10::elementSize(a.dtype));
+    for (int64_t s : a.sizes) bytes *= s;
+    plan->work_offset.push_back(plan->work_bytes);
+    plan->work_bytes += (bytes + kWorkAlign - 1) / kWorkAlign * kWorkAlign;
+  }
   for (py::handle h : t[4]) {
     auto l = h.cast<py::tuple>();
     Launch launch;
