@@ -3,15 +3,11 @@ its skipped duplicate path change no bit of any output, and the record says what
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
-
-import torch
 
 from redgen.pipeline import emit_plan, plan_spec, prove_plan
 from redgen.verify.empirical import run_empirical
+from tests.bit_runs import assert_same_bits, run_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,18 +29,9 @@ torch.save(outs, sys.argv[2])
 """
 
 
-def _run(mode: str, out: Path) -> list[torch.Tensor]:
-    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-c", SCRIPT, mode, str(out)], env=env, check=True, cwd=ROOT, timeout=600)
-    return torch.load(out)
-
-
 def test_lean_interpreter_changes_no_bit(tmp_path):
-    plain, lean = _run("plain", tmp_path / "a.pt"), _run("lean", tmp_path / "b.pt")
-    assert len(plain) == len(lean) == 4
-    for a, b in zip(plain, lean, strict=True):
-        assert torch.equal(a.view(torch.uint8) if a.is_floating_point() else a,
-                           b.view(torch.uint8) if b.is_floating_point() else b)
+    plain, lean = run_script(SCRIPT, "plain", tmp_path / "a.pt"), run_script(SCRIPT, "lean", tmp_path / "b.pt")
+    assert_same_bits(plain, lean, 4)
 
 
 def test_record_says_what_ran():

@@ -4,19 +4,13 @@ shape of call, and on generated kernels (lane trees, Welford, softmax's combiner
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import torch
 import triton
 import triton.language as tl
 
+from tests.bit_runs import assert_same_bits, run_script
 from tests.interpreter_reduce import element_at_a_time
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @triton.jit
@@ -81,7 +75,6 @@ def test_an_order_dependent_combine_gives_the_loops_bits():
 
 SCRIPT = """
 import sys, torch
-sys.path.insert(0, sys.argv[3])
 from redgen.verify.interpreter_dot import install
 install()
 if sys.argv[1] == "sliced":
@@ -104,16 +97,6 @@ torch.save(outs, sys.argv[2])
 """
 
 
-def _run(mode: str, out: Path) -> list[torch.Tensor]:
-    env = {**os.environ, "TRITON_INTERPRET": "1"}
-    subprocess.run([sys.executable, "-c", SCRIPT, mode, str(out), str(ROOT)], env=env, check=True, cwd=ROOT,
-                   timeout=600)
-    return torch.load(out)
-
-
 def test_generated_kernels_give_the_loops_bits(tmp_path):
-    looped, sliced = _run("looped", tmp_path / "a.pt"), _run("sliced", tmp_path / "b.pt")
-    assert len(looped) == len(sliced) == 11
-    for a, b in zip(looped, sliced, strict=True):
-        assert torch.equal(a.view(torch.uint8) if a.is_floating_point() else a,
-                           b.view(torch.uint8) if b.is_floating_point() else b)
+    looped, sliced = run_script(SCRIPT, "looped", tmp_path / "a.pt"), run_script(SCRIPT, "sliced", tmp_path / "b.pt")
+    assert_same_bits(looped, sliced, 11)
