@@ -20,6 +20,8 @@ import contextlib
 
 import numpy as np
 
+_LOOP = None  # the interpreter's own generic_reduce, once install() has replaced it
+
 
 def _stored(value, dtype, shape):
     """A combine's result as the interpreter's loop keeps it: in the input's dtype, one per output."""
@@ -38,7 +40,7 @@ def _slice_reduce(self, given):
     input, axis = self.unravel(given, self.axis)
     datas = [arg.handle.data for arg in input]
     out_shape = datas[0].shape[:axis] + datas[0].shape[axis + 1:]
-    acc = [np.take(d, 0, axis=axis).astype(d.dtype).reshape(out_shape) for d in datas]
+    acc = [np.take(d, 0, axis=axis).reshape(out_shape) for d in datas]
     for k in range(1, datas[0].shape[axis]):
         acc_t = tuple(self.to_tensor(a, input[j].dtype) for j, a in enumerate(acc))
         in_t = tuple(self.to_tensor(np.take(d, k, axis=axis), input[j].dtype) for j, d in enumerate(datas))
@@ -58,8 +60,6 @@ def _slice_reduce(self, given):
         out.append(self.to_tensor(data, input[j].dtype))
     return out
 
-
-_LOOP = None
 
 
 def install() -> None:
