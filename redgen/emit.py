@@ -18,7 +18,7 @@ from redgen.errors import BadTune, MissingTemplates, did_you_mean
 from redgen.exprs import helpers, render
 from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
-from redgen.plan import ALIGN_MAX, Plan
+from redgen.plan import ALIGN_MAX, COLS_TILE_MIN, Plan
 
 
 def template_root() -> Path:
@@ -95,6 +95,7 @@ class StateCtx:
     identity: str
     ws: str  # the split path's workspace of its dtype: ws (float32) | iws (int32)
     slot: int  # its row in that workspace (every stage's partials have rows of their own)
+    pad: str = ""  # cuda's TILE walk: a subtree of lanes that hold no element (macros.j2 `chunk`)
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class ReductionCtx:
     tree_args: dict[str, str]
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
     lean: bool = False  # the row kernel may combine with `_<combiner>_lean` (plan.Plan.row_lean)
+    pads: str = ""  # the state's `pad` names as an argument list
 
 
 @dataclass(frozen=True)
@@ -217,6 +219,12 @@ class ModuleCtx:
     cols_split_tree: int  # plan.Plan.cols_split_tree
     cols_short_block: int = 0  # plan.Plan.cols_short_block, for rows of at most cols_short_n
     cols_short_n: int = 0
+    # plan.Plan.cols_tile: the cols kernels' fused walk takes TILE lanes at rows of at most
+    # cols_tile_max elements (0: no TILE), at least cols_tile_min, in blocks of cols_tile_block
+    # (0: the spec's).
+    cols_tile_max: int = 0
+    cols_tile_min: int = 0
+    cols_tile_block: int = 0
     # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
     # the integers hinted() names; the launcher computes it over align_rows / align_cols.
     align_max: int = 0
@@ -502,7 +510,7 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                 ws = _WORKSPACE[comp.dtype]
                 state.append(StateCtx(f"{own}_{comp.suffix}acc", f"{own}_{comp.suffix}part",
                                       f"{own}_{comp.suffix}tot", types[comp.dtype], comp.identity, ws,
-                                      slots[ws]))
+                                      slots[ws], pad=f"{own}_{comp.suffix}pad"))
                 slots[ws] += 1
             lifts, full_lifts, tree = {}, {}, {}
             for sh in shapes:
@@ -514,7 +522,8 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                 tree[sh] = ", ".join(st.acc if sh == "rows" else f"tl.trans({st.acc})" for st in state)
             out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
-                                    lifts, full_lifts, tree, r.loc.line, r.combiner in lean))
+                                    lifts, full_lifts, tree, r.loc.line, r.combiner in lean,
+                                    pads=", ".join(st.pad for st in state)))
     return out
 
 
@@ -611,6 +620,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         unspecialized=targets.get(plan.target).unspecialized,
         cols_split_tree=plan.cols_split_tree, cols_short_block=plan.cols_short_block,
         cols_short_n=plan.cols_short_tiles * lanes,
+        **_cols_tile(plan, lanes),
         **_align(plan, op, names, outputs, nest),
         ws_slots=sum(st.ws == "ws" for rc in reductions for st in rc.state),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
@@ -704,6 +714,14 @@ def _row_early(op: ir.Op, held: list[str]) -> tuple[ir.Output, ...]:
                  and set(inputs_read(o.expr, op)) <= set(held))
 
 
+def _cols_tile(plan: Plan, lanes: int) -> dict[str, int]:
+    """ModuleCtx's cols_tile_* fields: rows of at most half the lanes (plan.Plan.cols_tile)."""
+    if not plan.cols_tile:
+        return {}
+    return {"cols_tile_max": lanes // 2, "cols_tile_min": min(COLS_TILE_MIN, lanes // 2),
+            "cols_tile_block": plan.cols_tile_block}
+
+
 def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[str]:
     """Every module global the launcher reads that may be set between calls (the empirical
     check's forced paths, tests, sweeps, a spec's `tune`): a replayed signature holds their values."""
@@ -711,6 +729,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
     if not target.replay:
         return []
     has = {"always": True, "unroll": bool(plan.unroll), "cols_unroll": bool(plan.cols_unroll),
+           "cols_tile": plan.cols_tile, "cols_tile_block": bool(plan.cols_tile_block),
            "row": bool(plan.row_tiles), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]

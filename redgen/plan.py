@@ -100,6 +100,25 @@ COLS_SPLIT_TREE_BLOCK = 32
 # reduction of the input itself takes it (plan_cuda: short_block).
 COLS_SHORT_TILES = 2
 COLS_SHORT_BLOCK = 64
+# cuda: a cols kernel's rows of at most half the lanes (N <= 128 at 256) walk a tile of P lanes, the
+# power of two holding the row (at least COLS_TILE_MIN), where LANES lanes left 128 and more of
+# them empty: a masked load and a combine each, then their share of the lane tree. Lanes P..LANES-1
+# of the LANES-lane walk hold no element, so each holds the same state (the identity combined with
+# the masked identity): the kernel meets its P-lane tree with subtrees of that state, level by level,
+# as the LANES-lane tree does (_cols_tile_pays; templates/common/macros.j2 `chunk`). On an H100
+# (docs/gpu_2026_11_26/README.md runs 85-87, bits equal at every point, 7-9 points a dtype): sum bf16
+# 4096 x 64 x 512 295 -> 113 us (torch 95), 2048 x 8 x 1024 245 -> 16 (torch 14); softmax_held bf16
+# 4096 x 64 x 512 1995 -> 565 (torch 655); var_held f32 2048 x 8 x 1024 1649 -> 96; argmax bf16
+# 2048 x 8 x 1024 1025 -> 142. 8 lanes at least: at N = 8, 16 lanes took 22 us where 8 took 16.
+COLS_TILE_MIN = 8
+# The ops of one reduction of one state component (_split_tree_pays) walk those rows in blocks of
+# COLS_TILE_BLOCK columns where K holds one (runs 86-88): vector_norm bf16 1024 x 128 x 1024 144 us
+# at 64 columns, 290 at 128 (torch 93), its spec's 16 227; amax f32 the same shape 184 at 64, 242
+# at 128; nansum bf16 256 x 100 x 1000 30 at 64, 58 at 128. sum and mean take 128 (their specs'
+# `tune`): bf16 1024 x 128 x 1024 127 us at 64, 96 at 128 (torch 93), 199 at 256. The ops of
+# several stages or state components keep their spec's block: at 64 and 128 columns they lost
+# (softmax_held f32 1024 x 128 x 1024 556 us at 16 columns, 794 at 64, 2906 at 128).
+COLS_TILE_BLOCK = 64
 # cuda: Triton learns of an integer argument only whether it is 1 or a multiple of 16. Where a row
 # of the [M, N, K] view starts at a multiple of 8 elements but not of 16 (K or N = 1000), it then
 # cannot prove a tile's row aligned and loads it element by element. The launcher passes ALIGN, the
@@ -201,6 +220,11 @@ class Plan:
     # 0: none.
     cols_short_block: int = 0
     cols_short_tiles: int = 0
+    # cuda: the cols kernels' fused walk of rows of at most half the lanes takes a tile of the power
+    # of two holding them (COLS_TILE_MIN; _cols_tile_pays); False: none. Their column block there
+    # (COLS_TILE_BLOCK); 0: the spec's.
+    cols_tile: bool = False
+    cols_tile_block: int = 0
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -295,6 +319,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
         cols_short_block=COLS_SHORT_BLOCK if short_block else 0,
         cols_short_tiles=COLS_SHORT_TILES if short_block else 0,
+        cols_tile=bool(op.after) and _cols_tile_pays(order),
+        cols_tile_block=COLS_TILE_BLOCK if split_tree and _cols_tile_pays(order) else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
@@ -321,6 +347,15 @@ def _reads_position(op: ir.Op) -> bool:
     if any(r.kind == "pos" for e in exprs for r in ir.refs(e)):
         return True
     return any("{n}" in s.lift for r in op.reductions for s in combiners.get(r.combiner).state)
+
+
+def _cols_tile_pays(order: Order) -> bool:
+    """Whether the cols kernels may walk short rows in a tile of fewer lanes: every combiner's
+    lanes meet in the pairwise tree of its combine, or in any tree (an order-free combiner), so
+    the LANES-lane tree is the P-lane one met level by level with subtrees of empty lanes. A
+    combiner with a lane tree of its own (softmax_stats, welford: lanes rescaled to a row-wide
+    value before they are summed) keeps the LANES-lane walk."""
+    return all(not combiners.get(c).tree for c in order.combiners)
 
 
 def _split_tree_pays(op: ir.Op) -> bool:

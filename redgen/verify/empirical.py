@@ -50,16 +50,23 @@ def _prime_at_least(n: int) -> int:
 
 def reduce_lengths(plan: Plan) -> dict[str, int]:
     """The reduce lengths the check runs: below the lane count, one chunk plus a ragged
-    tail, several chunks (plus a tail), a prime between the lane count and a chunk."""
+    tail, several chunks (plus a tail), a prime between the lane count and a chunk; and where
+    the cols kernels walk short rows in fewer lanes, two such rows."""
     lanes = plan.order.lanes.eval({}) if plan.order.lanes.is_const() else 512
     chunk = plan.order.chunk
     one = chunk.eval({}) if chunk.is_const() else 4 * lanes
-    return {
+    out = {
         "below_lanes": max(1, lanes - lanes // 4 - 1),
         "chunk_tail": one + 37,
         "chunks": 3 * one + 5 if one * 3 <= 16384 else 2 * one + 5,
         "prime": _prime_at_least(lanes + lanes // 3),
     }
+    if plan.cols_tile:
+        # cuda's cols walk of short rows (plan.Plan.cols_tile): a tile of a power of two between
+        # the lanes' 16th and half, and one of the fewest lanes it takes, each partly masked.
+        out["tile"] = lanes // 8 + 3
+        out["tile_min"] = 5
+    return out
 
 
 def case(plan: Plan) -> dict:
