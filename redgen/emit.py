@@ -18,7 +18,7 @@ from redgen.errors import BadTune, MissingTemplates, did_you_mean
 from redgen.exprs import helpers, render
 from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
-from redgen.plan import ALIGN_MAX, COLS_TILE_MIN, Plan
+from redgen.plan import ALIGN_MAX, ROWS_TILE_ELEMS, SHORT_TILE_MIN, Plan
 
 
 def template_root() -> Path:
@@ -192,6 +192,7 @@ class KernelCtx:
 class ModuleCtx:
     op: str
     spec_path: str
+    spec_file: str  # the spec's file name (a comment in the body, the same from any directory)
     spec_digest: str
     version: str
     certificate_lines: tuple[str, ...]
@@ -219,11 +220,12 @@ class ModuleCtx:
     cols_split_tree: int  # plan.Plan.cols_split_tree
     cols_short_block: int = 0  # plan.Plan.cols_short_block, for rows of at most cols_short_n
     cols_short_n: int = 0
-    # plan.Plan.cols_tile: the cols kernels' fused walk takes TILE lanes at rows of at most
-    # cols_tile_max elements (0: no TILE), at least cols_tile_min, in blocks of cols_tile_block
-    # (0: the spec's).
-    cols_tile_max: int = 0
-    cols_tile_min: int = 0
+    # plan.Plan.short_tile: the fused walks take TILE lanes at rows of at most short_tile_max
+    # elements (0: no TILE), at least short_tile_min; the rows kernel in blocks of rows_tile_elems
+    # elements, the cols kernels in blocks of cols_tile_block columns (0: the spec's).
+    short_tile_max: int = 0
+    short_tile_min: int = 0
+    rows_tile_elems: int = 0
     cols_tile_block: int = 0
     # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
     # the integers hinted() names; the launcher computes it over align_rows / align_cols.
@@ -598,7 +600,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     nest = bool(op.reduce_axes) and plan.target == "cuda"  # cuda walks merged reduce axes in place
     knobs = _knob_names(plan, bool(row_extra), bool(early))
     return ModuleCtx(
-        op=op.name, spec_path=comment_text(op.path), spec_digest=op.digest, version=__version__,
+        op=op.name, spec_path=comment_text(op.path), spec_file=comment_text(Path(op.path).name),
+        spec_digest=op.digest, version=__version__,
         certificate_lines=tuple(certificate.lines()), certificate_literal=certificate.to_literal(),
         certificate_digest=certificate.digest(),
         reduce_axis=op.reduce_axis, before=op.before, after=op.after,
@@ -620,7 +623,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         unspecialized=targets.get(plan.target).unspecialized,
         cols_split_tree=plan.cols_split_tree, cols_short_block=plan.cols_short_block,
         cols_short_n=plan.cols_short_tiles * lanes,
-        **_cols_tile(plan, lanes),
+        **_short_tile(plan, lanes),
         **_align(plan, op, names, outputs, nest),
         ws_slots=sum(st.ws == "ws" for rc in reductions for st in rc.state),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
@@ -714,12 +717,12 @@ def _row_early(op: ir.Op, held: list[str]) -> tuple[ir.Output, ...]:
                  and set(inputs_read(o.expr, op)) <= set(held))
 
 
-def _cols_tile(plan: Plan, lanes: int) -> dict[str, int]:
-    """ModuleCtx's cols_tile_* fields: rows of at most half the lanes (plan.Plan.cols_tile)."""
-    if not plan.cols_tile:
+def _short_tile(plan: Plan, lanes: int) -> dict[str, int]:
+    """ModuleCtx's short_tile_* fields: rows of at most half the lanes (plan.Plan.short_tile)."""
+    if not plan.short_tile:
         return {}
-    return {"cols_tile_max": lanes // 2, "cols_tile_min": min(COLS_TILE_MIN, lanes // 2),
-            "cols_tile_block": plan.cols_tile_block}
+    return {"short_tile_max": lanes // 2, "short_tile_min": min(SHORT_TILE_MIN, lanes // 2),
+            "rows_tile_elems": ROWS_TILE_ELEMS, "cols_tile_block": plan.cols_tile_block}
 
 
 def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[str]:
@@ -729,7 +732,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
     if not target.replay:
         return []
     has = {"always": True, "unroll": bool(plan.unroll), "cols_unroll": bool(plan.cols_unroll),
-           "cols_tile": plan.cols_tile, "cols_tile_block": bool(plan.cols_tile_block),
+           "short_tile": plan.short_tile, "cols_tile_block": bool(plan.cols_tile_block),
            "row": bool(plan.row_tiles), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]

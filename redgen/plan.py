@@ -100,17 +100,17 @@ COLS_SPLIT_TREE_BLOCK = 32
 # reduction of the input itself takes it (plan_cuda: short_block).
 COLS_SHORT_TILES = 2
 COLS_SHORT_BLOCK = 64
-# cuda: a cols kernel's rows of at most half the lanes (N <= 128 at 256) walk a tile of P lanes, the
-# power of two holding the row (at least COLS_TILE_MIN), where LANES lanes left 128 and more of
+# cuda: a fused walk's rows of at most half the lanes (N <= 128 at 256) walk a tile of P lanes, the
+# power of two holding the row (at least SHORT_TILE_MIN), where LANES lanes left 128 and more of
 # them empty: a masked load and a combine each, then their share of the lane tree. Lanes P..LANES-1
 # of the LANES-lane walk hold no element, so each holds the same state (the identity combined with
 # the masked identity): the kernel meets its P-lane tree with subtrees of that state, level by level,
-# as the LANES-lane tree does (_cols_tile_pays; templates/common/macros.j2 `chunk`). On an H100
+# as the LANES-lane tree does (_short_tile_pays; templates/common/macros.j2 `chunk`). On an H100
 # (docs/gpu_2026_11_26/README.md runs 85-87, bits equal at every point, 7-9 points a dtype): sum bf16
 # 4096 x 64 x 512 295 -> 113 us (torch 95), 2048 x 8 x 1024 245 -> 16 (torch 14); softmax_held bf16
 # 4096 x 64 x 512 1995 -> 565 (torch 655); var_held f32 2048 x 8 x 1024 1649 -> 96; argmax bf16
 # 2048 x 8 x 1024 1025 -> 142. 8 lanes at least: at N = 8, 16 lanes took 22 us where 8 took 16.
-COLS_TILE_MIN = 8
+SHORT_TILE_MIN = 8
 # The ops of one reduction of one state component (_split_tree_pays) walk those rows in blocks of
 # COLS_TILE_BLOCK columns where K holds one (runs 86-88): vector_norm bf16 1024 x 128 x 1024 144 us
 # at 64 columns, 290 at 128 (torch 93), its spec's 16 227; amax f32 the same shape 184 at 64, 242
@@ -119,6 +119,13 @@ COLS_TILE_MIN = 8
 # several stages or state components keep their spec's block: at 64 and 128 columns they lost
 # (softmax_held f32 1024 x 128 x 1024 556 us at 16 columns, 794 at 64, 2906 at 128).
 COLS_TILE_BLOCK = 64
+# The rows kernel's fused walk of those rows (K == 1, an op without a row kernel) takes rows until a
+# program holds ROWS_TILE_ELEMS elements of its [BLOCK, TILE] tile. A program a row was bound by the
+# grid: sum bf16 16384 x 8-128 took 11.3 us at every length, 65536 x 128 41 against torch's 9.7
+# (run 91). Run 92 (sum, amax, argmax, nansum; 1024-65536 rows of 8-128, bits equal at all 56
+# points): 1024 elements a program won at short grids, 4096 at some long ones, 8192 nowhere; at 2048
+# sum bf16 65536 x 128 took 5.1 us (4096: 4.8), f32 7.6 (9.5), argmax f32 19.5 (25.9).
+ROWS_TILE_ELEMS = 2048
 # cuda: Triton learns of an integer argument only whether it is 1 or a multiple of 16. Where a row
 # of the [M, N, K] view starts at a multiple of 8 elements but not of 16 (K or N = 1000), it then
 # cannot prove a tile's row aligned and loads it element by element. The launcher passes ALIGN, the
@@ -220,10 +227,10 @@ class Plan:
     # 0: none.
     cols_short_block: int = 0
     cols_short_tiles: int = 0
-    # cuda: the cols kernels' fused walk of rows of at most half the lanes takes a tile of the power
-    # of two holding them (COLS_TILE_MIN; _cols_tile_pays); False: none. Their column block there
-    # (COLS_TILE_BLOCK); 0: the spec's.
-    cols_tile: bool = False
+    # cuda: the fused walks (rows and cols kernels) of rows of at most half the lanes take a tile of
+    # the power of two holding them (SHORT_TILE_MIN, ROWS_TILE_ELEMS; _short_tile_pays); False:
+    # none. The cols kernels' column block there (COLS_TILE_BLOCK); 0: the spec's.
+    short_tile: bool = False
     cols_tile_block: int = 0
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
@@ -319,8 +326,10 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
         cols_short_block=COLS_SHORT_BLOCK if short_block else 0,
         cols_short_tiles=COLS_SHORT_TILES if short_block else 0,
-        cols_tile=bool(op.after) and _cols_tile_pays(order),
-        cols_tile_block=COLS_TILE_BLOCK if split_tree and _cols_tile_pays(order) else 0,
+        # where a fused walk takes it on its natural path: a cols kernel, or the rows kernel of an op
+        # without a row kernel (which holds short rows itself)
+        short_tile=(bool(op.after) or not row_tiles) and _short_tile_pays(order),
+        cols_tile_block=COLS_TILE_BLOCK if split_tree and _short_tile_pays(order) else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
@@ -349,7 +358,7 @@ def _reads_position(op: ir.Op) -> bool:
     return any("{n}" in s.lift for r in op.reductions for s in combiners.get(r.combiner).state)
 
 
-def _cols_tile_pays(order: Order) -> bool:
+def _short_tile_pays(order: Order) -> bool:
     """Whether the cols kernels may walk short rows in a tile of fewer lanes: every combiner's
     lanes meet in the pairwise tree of its combine, or in any tree (an order-free combiner), so
     the LANES-lane tree is the P-lane one met level by level with subtrees of empty lanes. A

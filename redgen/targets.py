@@ -58,7 +58,7 @@ class Target:
     # ROW_MAX_TILES = 0 (the forced fused and split paths walk rows in chunks, and the natural
     # path, which holds rows on chip where they fit, is compared against them) and UNROLL = 1
     # (the forced walks load one tile at a time, the natural one UNROLL tiles together), and
-    # COLS_TILE_MAX = 0 (the forced cols walks take LANES lanes at every length, the natural one
+    # SHORT_TILE_MAX = 0 (the forced fused walks take LANES lanes at every length, the natural ones
     # a tile of the power of two holding a short row).
     empirical_off: tuple[tuple[str, int], ...] = ()
     # Kernel forms the empirical check also runs, each compared bit for bit with the natural call
@@ -137,7 +137,7 @@ _CUDA_KNOBS = (
     ("always", ("SPLIT_BELOW", "FINISH_BLOCK")),
     ("unroll", ("UNROLL",)),
     ("cols_unroll", ("COLS_UNROLL",)),
-    ("cols_tile", ("COLS_TILE_MAX", "COLS_TILE_MIN")),  # short rows' cols walk
+    ("short_tile", ("SHORT_TILE_MAX", "SHORT_TILE_MIN", "ROWS_TILE_ELEMS")),  # short rows' fused walks
     ("cols_tile_block", ("COLS_TILE_BLOCK",)),  # and its column block
     ("row", ("ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE")),
@@ -157,16 +157,16 @@ CUDA = Target(
              "zero), under the interpreter tl.exp",
     default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
     empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
-    empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1), ("COLS_TILE_MAX", 0)),
+    empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1), ("SHORT_TILE_MAX", 0)),
     empirical_forms=(("lean", (("ROW_LEAN_ITEMSIZE", 8), ("ROW_FEW_PROGRAMS", -1))),
                      ("across", (("ROW_ACROSS_PROGRAMS", 1 << 62), ("ROW_ACROSS_MIN", 0))),
                      ("row", (("ROW_ACROSS_MIN", 1 << 62), ("ROW_ACROSS_EVEN_MIN", 1 << 62))),
                      ("late", (("ROW_PRE_PROGRAMS", -1),)),
                      ("stored_late", (("ROW_EARLY_WORDS", -1),))),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
-    knobs=_CUDA_KNOBS, pow2_knobs=("COLS_TILE_MIN", "COLS_TILE_BLOCK", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
+    knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "ROWS_TILE_ELEMS", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
                                     "ROW_ACROSS_FEW_WARPS"),
-    stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "COLS_TILE_MAX", "ROW_MAX_TILES", "ROW_STACK",
+    stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "SHORT_TILE_MAX", "ROW_MAX_TILES", "ROW_STACK",
                   "ROW_RAW_ITEMSIZE"),
     unspecialized=("M", "R"),
     index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",

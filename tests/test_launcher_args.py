@@ -165,8 +165,8 @@ def test_schedule_from_sizes_alone(gen):
     # int32 up to the last size whose largest index (N + CHUNK + LANES) fits; int64 from there
     edge = 2**31 - 1 - 4096 - 256
     assert not mod._schedule(1, edge, 1)[7] and mod._schedule(1, edge + 1, 1)[7]
-    # 2**31 + 5 rows of one element: 2**31 + 5 programs, the fused path, int64
-    assert mod._schedule(BIG, 1, 1) == (4096, 1, "rows", 1, BIG, 4, False, True)
+    # 2**31 + 5 rows of one element: programs of 256 rows (a short row's walk), the fused path, int64
+    assert mod._schedule(BIG, 1, 1) == (4096, 1, "rows", 256, -(-BIG // 256), 4, False, True)  # 256 rows of 8 lanes
     # [lanes, cols] kernel: 2**31 + 5 columns k
     # rows of at most half a tile take 128 columns (plan.COLS_TILE_BLOCK), of at most two tiles 64
     # (plan.COLS_SHORT_BLOCK), longer ones specs/sum.red's tile K = 32
@@ -174,7 +174,8 @@ def test_schedule_from_sizes_alone(gen):
     assert mod._schedule(1, 200, BIG)[2:] == ("cols", 64, -(-BIG // 64), 4, False, True)
     assert mod._schedule(1, 513, BIG)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)
     # rows near the limit: R + BLOCK (or the finish pass's FINISH_BLOCK) must fit
-    assert not mod._schedule(2**31 - 1 - 128, 1, 1)[7] and mod._schedule(2**31 - 128, 1, 1)[7]
+    # (rows of one element: blocks of 256 rows, so R + 256)
+    assert not mod._schedule(2**31 - 1 - 256, 1, 1)[7] and mod._schedule(2**31 - 256, 1, 1)[7]
 
 
 class _Spy:
@@ -209,6 +210,7 @@ def test_sizes_beyond_int32_launch_with_int64_indices(gen, monkeypatch, op):
 def test_more_programs_than_grid_axis_0_launch_in_slices(gen, monkeypatch):
     mod = load_module("sum", "cuda", root=gen)
     monkeypatch.setattr(mod, "SPLIT_BELOW", 0)
+    monkeypatch.setattr(mod, "SHORT_TILE_MAX", 0)  # a program a row (short rows otherwise share one)
     monkeypatch.setattr(mod, "_k_rows_fused", spy := _Spy())
     mod.sum(torch.zeros(1).expand(BIG, 3), 1)  # 2**31 + 5 programs of one row
     assert [(g, pid0) for g, _, pid0 in spy.launches] == [((2**31 - 1,), 0), ((6,), 2**31 - 1)]

@@ -61,8 +61,8 @@ def reduce_lengths(plan: Plan) -> dict[str, int]:
         "chunks": 3 * one + 5 if one * 3 <= 16384 else 2 * one + 5,
         "prime": _prime_at_least(lanes + lanes // 3),
     }
-    if plan.cols_tile:
-        # cuda's cols walk of short rows (plan.Plan.cols_tile): a tile of a power of two between
+    if plan.short_tile:
+        # cuda's cols walk of short rows (plan.Plan.short_tile): a tile of a power of two between
         # the lanes' 16th and half, and one of the fewest lanes it takes, each partly masked.
         out["tile"] = lanes // 8 + 3
         out["tile_min"] = 5

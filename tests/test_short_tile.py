@@ -1,10 +1,10 @@
-"""The cols kernels' walk of short rows in fewer lanes (plan.Plan.cols_tile, COLS_TILE_MIN).
+"""The fused walks of short rows in fewer lanes (plan.Plan.short_tile, SHORT_TILE_MIN).
 
 A row of at most half the lanes is walked in TILE lanes, the power of two holding it, and the
 kernel folds in the subtrees of empty lanes the LANES-lane tree would meet: the same bits as the
-LANES-lane walk (COLS_TILE_MAX = 0), which these tests compare at lengths around every power of two
-the walk takes, for every combiner kind it serves (a sum, a max, an order-free index pair, two
-stages, outputs over the reduce axis)."""
+LANES-lane walk (SHORT_TILE_MAX = 0), which these tests compare at lengths around every power of two
+the walk takes, in the cols kernels and the rows kernel (BLOCK rows a program), for every combiner
+kind it serves (a sum, a max, an order-free index pair, two stages, outputs over the reduce axis)."""
 
 from __future__ import annotations
 
@@ -48,11 +48,11 @@ def test_the_short_walk_gives_the_lanes_walks_bits(name, call, monkeypatch):
         short = call(fn, x)
         tiles = [c["TILE"] for k, c in seen if k == "_k_cols_fused"]
         assert tiles == [256 if n > 128 else max(8, 1 << (n - 1).bit_length())], n
-        monkeypatch.setattr(mod, "COLS_TILE_MAX", 0)
+        monkeypatch.setattr(mod, "SHORT_TILE_MAX", 0)
         seen.clear()
         full = call(fn, x)
         assert [c["TILE"] for k, c in seen if k == "_k_cols_fused"] == [256]
-        monkeypatch.setattr(mod, "COLS_TILE_MAX", 128)
+        monkeypatch.setattr(mod, "SHORT_TILE_MAX", 128)
         assert torch.equal(_bits(short), _bits(full)), (name, n)
 
 
@@ -64,9 +64,9 @@ def test_a_row_of_special_values_keeps_its_bits(monkeypatch):
     x = torch.stack([x.repeat(1, 4), (-x).repeat(1, 4), torch.full((9, 4), -0.0)])  # [3, 9, 4]
     for m, f in ((mod, mod.sum), (amax, amax.amax)):
         short = f(x, 1)
-        monkeypatch.setattr(m, "COLS_TILE_MAX", 0)
+        monkeypatch.setattr(m, "SHORT_TILE_MAX", 0)
         assert torch.equal(_bits(f(x, 1)), _bits(short))
-        monkeypatch.setattr(m, "COLS_TILE_MAX", 128)
+        monkeypatch.setattr(m, "SHORT_TILE_MAX", 128)
     assert torch.equal(_bits(mod.sum(x[2:], 1)), _bits(torch.zeros(1, 4)))  # -0.0s sum to +0.0, as the lanes' walk
 
 
@@ -88,13 +88,35 @@ def test_short_rows_column_block(name, block, monkeypatch):
     ("mean_2axes", True, True),
     ("logsumexp", False, False), ("cross_entropy", False, False),  # softmax_stats: a lane tree of its own
     ("var", False, False),  # welford: likewise
-    ("rms_norm", False, False),  # no cols kernel
+    ("rms_norm", False, False),  # its row kernel holds short rows (no cols kernel)
 ])
 def test_which_plans_walk_short_rows_in_fewer_lanes(name, tile, block):
     built = build_spec(ROOT / "specs" / f"{name}.red", "cuda", empirical=False)
-    assert built.plan.cols_tile is tile
+    assert built.plan.short_tile is tile
     assert (built.plan.cols_tile_block == plan.COLS_TILE_BLOCK) is block
     assert ("TILE: tl.constexpr" in built.source) is tile
-    assert ("(COLS_TILE_MAX) in TILE" in built.source) is tile  # the certificate says so
+    assert ("(SHORT_TILE_MAX) in TILE" in built.source) is tile  # the certificate says so
     ascend = build_spec(ROOT / "specs" / f"{name}.red", "ascend", empirical=False)
-    assert not ascend.plan.cols_tile and "COLS_TILE" not in ascend.source
+    assert not ascend.plan.short_tile and "SHORT_TILE" not in ascend.source
+
+
+@pytest.mark.parametrize("name", ["sum", "argmax", "nansum"])
+def test_the_rows_kernels_short_walk_gives_the_lanes_walks_bits(name, monkeypatch):
+    """K == 1: BLOCK rows a program (ROWS_TILE_ELEMS // TILE), the last program's rows past M masked."""
+    mod = importlib.import_module(f"generated.cuda.{name}")
+    fn = getattr(mod, name)
+    seen = launches(mod, monkeypatch)
+    gen = torch.Generator().manual_seed(1)
+    for n in LENGTHS:
+        x = torch.randn(37, n, generator=gen)
+        seen.clear()
+        short = fn(x, -1)
+        tile = 256 if n > 128 else max(8, 1 << (n - 1).bit_length())
+        assert [(c["TILE"], c["BLOCK"]) for k, c in seen] == [(tile, 1 if n > 128 else 2048 // tile)], n
+        monkeypatch.setattr(mod, "SHORT_TILE_MAX", 0)
+        seen.clear()
+        full = fn(x, -1)
+        assert [(c["TILE"], c["BLOCK"]) for k, c in seen] == [(256, 1)]
+        monkeypatch.setattr(mod, "SHORT_TILE_MAX", 128)
+        assert torch.equal(_bits(short), _bits(full)), (name, n)
+        assert torch.equal(_bits(fn(x[5:6], -1)), _bits(short[5:6]))  # one row alone: the same bits
