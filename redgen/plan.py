@@ -319,6 +319,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     row_max = min((combiners.get(c).row_max or ROW_MAX for c in order.combiners), default=ROW_MAX)
     row_tiles = min(ROW_TILES, row_max // order.lanes.eval({})) if rereads and op.before and not op.reduce_axes else 0
     row_stack = _row_stack(order, row_tiles)
+    short_tile = _short_tile_pays(order)
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
@@ -328,8 +329,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         cols_short_tiles=COLS_SHORT_TILES if short_block else 0,
         # where a fused walk takes it on its natural path: a cols kernel, or the rows kernel of an op
         # without a row kernel (which holds short rows itself)
-        short_tile=(bool(op.after) or not row_tiles) and _short_tile_pays(order),
-        cols_tile_block=COLS_TILE_BLOCK if split_tree and _short_tile_pays(order) else 0,
+        short_tile=(bool(op.after) or not row_tiles) and short_tile,
+        cols_tile_block=COLS_TILE_BLOCK if split_tree and short_tile else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
@@ -359,7 +360,7 @@ def _reads_position(op: ir.Op) -> bool:
 
 
 def _short_tile_pays(order: Order) -> bool:
-    """Whether the cols kernels may walk short rows in a tile of fewer lanes: every combiner's
+    """Whether the fused walks may take short rows in a tile of fewer lanes: every combiner's
     lanes meet in the pairwise tree of its combine, or in any tree (an order-free combiner), so
     the LANES-lane tree is the P-lane one met level by level with subtrees of empty lanes. A
     combiner with a lane tree of its own (softmax_stats, welford: lanes rescaled to a row-wide

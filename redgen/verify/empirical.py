@@ -51,7 +51,7 @@ def _prime_at_least(n: int) -> int:
 def reduce_lengths(plan: Plan) -> dict[str, int]:
     """The reduce lengths the check runs: below the lane count, one chunk plus a ragged
     tail, several chunks (plus a tail), a prime between the lane count and a chunk; and where
-    the cols kernels walk short rows in fewer lanes, two such rows."""
+    the fused walks take short rows in fewer lanes, two such rows."""
     lanes = plan.order.lanes.eval({}) if plan.order.lanes.is_const() else 512
     chunk = plan.order.chunk
     one = chunk.eval({}) if chunk.is_const() else 4 * lanes
@@ -62,7 +62,7 @@ def reduce_lengths(plan: Plan) -> dict[str, int]:
         "prime": _prime_at_least(lanes + lanes // 3),
     }
     if plan.short_tile:
-        # cuda's cols walk of short rows (plan.Plan.short_tile): a tile of a power of two between
+        # cuda's fused walks of short rows (plan.Plan.short_tile): a tile of a power of two between
         # the lanes' 16th and half, and one of the fewest lanes it takes, each partly masked.
         out["tile"] = lanes // 8 + 3
         out["tile_min"] = 5
