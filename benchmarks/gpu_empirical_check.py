@@ -20,6 +20,8 @@ for name in sys.argv[1:]:
     t = time.time()
     try:
         rec = empirical._run_worker(plan, emit_plan(plan, cert), {"TRITON_INTERPRET": "0", "REDGEN_EMPIRICAL_DEVICE": "cuda"})
-        print(f"{name}: {rec['status']} on {rec['where']}; {rec['calls']} calls; {rec.get('reference', '')} ({time.time() - t:.1f} s)")
+        print(f"{name}: {rec['status']} on {rec['where']}; {rec['calls']} calls; paths {', '.join(rec.get('paths', []))}; "
+              f"{rec.get('reference', '')} ({time.time() - t:.1f} s)")
     except Exception as e:  # noqa: BLE001 - report and go on
-        print(f"{name}: FAILED {type(e).__name__}: {str(e)[:600]}")
+        text = str(e)  # the worker's traceback: its head says where, its tail what failed
+        print(f"{name}: FAILED {type(e).__name__}: {text[:600]}" + (f"\n  ...\n{text[-2500:]}" if len(text) > 600 else ""))

@@ -18,7 +18,7 @@ from redgen.errors import BadTune, MissingTemplates, did_you_mean
 from redgen.exprs import helpers, render
 from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
-from redgen.plan import ALIGN_MAX, ROWS_TILE_ELEMS, SHORT_TILE_MIN, Plan
+from redgen.plan import ALIGN_MAX, ROW_TILE_WARP_LANES, ROWS_TILE_ELEMS, SHORT_TILE_MIN, Plan
 
 
 def template_root() -> Path:
@@ -220,13 +220,18 @@ class ModuleCtx:
     cols_split_tree: int  # plan.Plan.cols_split_tree
     cols_short_block: int = 0  # plan.Plan.cols_short_block, for rows of at most cols_short_n
     cols_short_n: int = 0
-    # plan.Plan.short_tile: the fused walks take TILE lanes at rows of at most short_tile_max
-    # elements (0: no TILE), at least short_tile_min; the rows kernel in blocks of rows_tile_elems
-    # elements, the cols kernels in blocks of cols_tile_block columns (0: the spec's).
+    # plan.Plan.short_tile: the walks of a row in one tile take TILE lanes at rows of at most
+    # short_tile_max elements (0: no TILE), at least short_tile_min; tile_walks names them: "cols"
+    # (the cols kernels' fused walk), "rows" (the rows kernel's, in blocks of rows_tile_elems
+    # elements) or "row" (the row kernel, which then holds such rows in place of the rows kernel).
+    # The cols kernels take blocks of cols_tile_block columns there (0: the spec's).
     short_tile_max: int = 0
+    tile_walks: tuple[str, ...] = ()
     short_tile_min: int = 0
     rows_tile_elems: int = 0
+    row_tile_warp_lanes: int = 0  # the row kernel's warps there: one a this many elements (0: no "row")
     cols_tile_block: int = 0
+    cols_tile_elems: int = 0  # plan.Plan.cols_tile_elems (0: none)
     # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
     # the integers hinted() names; the launcher computes it over align_rows / align_cols.
     align_max: int = 0
@@ -721,8 +726,11 @@ def _short_tile(plan: Plan, lanes: int) -> dict[str, int]:
     """ModuleCtx's short_tile_* fields: rows of at most half the lanes (plan.Plan.short_tile)."""
     if not plan.short_tile:
         return {}
-    return {"short_tile_max": lanes // 2, "short_tile_min": min(SHORT_TILE_MIN, lanes // 2),
-            "rows_tile_elems": ROWS_TILE_ELEMS, "cols_tile_block": plan.cols_tile_block}
+    walks = (("cols",) if plan.op.after else ()) + (("row",) if plan.row_tiles else ("rows",))
+    return {"short_tile_max": lanes // 2, "short_tile_min": min(SHORT_TILE_MIN, lanes // 2), "tile_walks": walks,
+            "rows_tile_elems": ROWS_TILE_ELEMS, "cols_tile_block": plan.cols_tile_block,
+            "cols_tile_elems": plan.cols_tile_elems,
+            "row_tile_warp_lanes": ROW_TILE_WARP_LANES if plan.row_tiles else 0}
 
 
 def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[str]:
@@ -733,6 +741,8 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
         return []
     has = {"always": True, "unroll": bool(plan.unroll), "cols_unroll": bool(plan.cols_unroll),
            "short_tile": plan.short_tile, "cols_tile_block": bool(plan.cols_tile_block),
+           "cols_tile_elems": bool(plan.cols_tile_elems),
+           "row_tile": plan.short_tile and bool(plan.row_tiles),
            "row": bool(plan.row_tiles), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]

@@ -119,6 +119,15 @@ SHORT_TILE_MIN = 8
 # several stages or state components keep their spec's block: at 64 and 128 columns they lost
 # (softmax_held f32 1024 x 128 x 1024 556 us at 16 columns, 794 at 64, 2906 at 128).
 COLS_TILE_BLOCK = 64
+# A one-read op's cols kernel (one stage, no output over the reduce axis) takes more columns still where
+# TILE is small: up to COLS_TILE_ELEMS elements a program's tile (BLOCK = COLS_TILE_ELEMS // TILE where
+# that is more). On an H100 (docs/gpu_2026_11_27/README.md run 95, bits equal at every point): argmax
+# f32 2048 x 8 x 1024 142.7 -> 43.2 us (torch 39.2), 16 x 32 x 8192 18.7 -> 10.1, bf16 4096 x 64 x 512
+# 515 -> 321 (torch 241); vector_norm bf16 2048 x 8 x 1024 39.7 -> 17.1 (torch 14.6), amax bf16 26.9
+# -> 12.5; the most it lost, argmax bf16 2048 x 8 x 1024 143 -> 152. At 4096 elements argmax f32
+# 1024 x 128 x 1024 lost (313 -> 341); ops of two stages or outputs over the reduce axis lost at
+# 1024 already (var_held bf16 2048 x 8 x 1024 96 -> 143 us, softmax_held f32 418 -> 716).
+COLS_TILE_ELEMS = 2048
 # The rows kernel's fused walk of those rows (K == 1, an op without a row kernel) takes rows until a
 # program holds ROWS_TILE_ELEMS elements of its [BLOCK, TILE] tile. A program a row was bound by the
 # grid: sum bf16 16384 x 8-128 took 11.3 us at every length, 65536 x 128 41 against torch's 9.7
@@ -126,6 +135,14 @@ COLS_TILE_BLOCK = 64
 # points): 1024 elements a program won at short grids, 4096 at some long ones, 8192 nowhere; at 2048
 # sum bf16 65536 x 128 took 5.1 us (4096: 4.8), f32 7.6 (9.5), argmax f32 19.5 (25.9).
 ROWS_TILE_ELEMS = 2048
+# An op with a row kernel (softmax, the norms) holds those rows there the same way: TILE lanes, rows
+# until a program holds ROWS_TILE_ELEMS elements, a warp a ROW_TILE_WARP_LANES of them (8 elements a
+# thread). It held 8 rows of 256 lanes a program, 192 or more of them empty. On an H100
+# (docs/gpu_2026_11_27/README.md run 93, bits equal at all 70 points: softmax, log_softmax, rms_norm,
+# layer_norm, var at 1024-65536 rows of 8-128) geomean torch / redgen went from 0.93 (32 points
+# slower than torch) to 2.94 (1: 1.5 against 1.4 us); softmax bf16 65536 x 64 23.1 -> 4.3 us (torch
+# 9.6), layer_norm bf16 65536 x 8 32.3 -> 2.0 (torch 69.7). A warp a 128 elements: 2.76, a 512: 2.85.
+ROW_TILE_WARP_LANES = 256
 # cuda: Triton learns of an integer argument only whether it is 1 or a multiple of 16. Where a row
 # of the [M, N, K] view starts at a multiple of 8 elements but not of 16 (K or N = 1000), it then
 # cannot prove a tile's row aligned and loads it element by element. The launcher passes ALIGN, the
@@ -227,11 +244,13 @@ class Plan:
     # 0: none.
     cols_short_block: int = 0
     cols_short_tiles: int = 0
-    # cuda: the fused walks (rows and cols kernels) of rows of at most half the lanes take a tile of
-    # the power of two holding them (SHORT_TILE_MIN, ROWS_TILE_ELEMS; _short_tile_pays); False:
-    # none. The cols kernels' column block there (COLS_TILE_BLOCK); 0: the spec's.
+    # cuda: the walks of rows of at most half the lanes (the cols kernels', and the rows kernel's
+    # or, where the op has one, the row kernel's) take a tile of the power of two holding them
+    # (SHORT_TILE_MIN, ROWS_TILE_ELEMS; _short_tile_pays); False: none. The cols kernels' column
+    # block there (COLS_TILE_BLOCK); 0: the spec's.
     short_tile: bool = False
     cols_tile_block: int = 0
+    cols_tile_elems: int = 0  # and a one-read op's cols tile there: up to this many elements (COLS_TILE_ELEMS)
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -319,7 +338,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     row_max = min((combiners.get(c).row_max or ROW_MAX for c in order.combiners), default=ROW_MAX)
     row_tiles = min(ROW_TILES, row_max // order.lanes.eval({})) if rereads and op.before and not op.reduce_axes else 0
     row_stack = _row_stack(order, row_tiles)
-    short_tile = _short_tile_pays(order)
+    short_tile = _short_tile_pays(order)  # cols kernels, and the rows kernel's walk or the row kernel
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
@@ -327,10 +346,9 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
         cols_short_block=COLS_SHORT_BLOCK if short_block else 0,
         cols_short_tiles=COLS_SHORT_TILES if short_block else 0,
-        # where a fused walk takes it on its natural path: a cols kernel, or the rows kernel of an op
-        # without a row kernel (which holds short rows itself)
-        short_tile=(bool(op.after) or not row_tiles) and short_tile,
+        short_tile=short_tile,
         cols_tile_block=COLS_TILE_BLOCK if split_tree and short_tile else 0,
+        cols_tile_elems=COLS_TILE_ELEMS if short_tile and op.after and op.stages == 1 and not op.mapped else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(

@@ -67,6 +67,11 @@ class Target:
     # forced on for every dtype and grid; "across": the row kernel across its chunks
     # (plan.Plan.row_across) wherever a row has 2 to ROW_STACK_MAX chunks; "row": never across.
     empirical_forms: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    # A form of the walks of short rows, compared bit for bit with the natural call at every reduce
+    # length up to the module's own value of its knob, at every K (first dtype): (name, knob, value),
+    # where a module has the knob; () none. cuda's "long_tile": SHORT_TILE_MAX 0, a row this short
+    # walked in LANES lanes as a longer one is, not in TILE (plan.Plan.short_tile).
+    empirical_short_form: tuple[str, str, int] | tuple[()] = ()
     # The grids recorded by the empirical check (ascend: the forced CORES values); () none.
     empirical_grids: tuple[int, ...] = ()
     # The environment variable a launcher of `cores auto` reads where no device can be asked
@@ -139,6 +144,8 @@ _CUDA_KNOBS = (
     ("cols_unroll", ("COLS_UNROLL",)),
     ("short_tile", ("SHORT_TILE_MAX", "SHORT_TILE_MIN", "ROWS_TILE_ELEMS")),  # short rows' fused walks
     ("cols_tile_block", ("COLS_TILE_BLOCK",)),  # and its column block
+    ("cols_tile_elems", ("COLS_TILE_ELEMS",)),  # and a one-read op's cols tile
+    ("row_tile", ("ROW_TILE_WARP_LANES",)),  # and the row kernel's warps there
     ("row", ("ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE")),
     ("row_stack", ("ROW_STACK", "ROW_STACK_LONG")),  # the chunks' trees stacked
@@ -163,8 +170,9 @@ CUDA = Target(
                      ("row", (("ROW_ACROSS_MIN", 1 << 62), ("ROW_ACROSS_EVEN_MIN", 1 << 62))),
                      ("late", (("ROW_PRE_PROGRAMS", -1),)),
                      ("stored_late", (("ROW_EARLY_WORDS", -1),))),
+    empirical_short_form=("long_tile", "SHORT_TILE_MAX", 0),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
-    knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "ROWS_TILE_ELEMS", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
+    knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "COLS_TILE_ELEMS", "ROWS_TILE_ELEMS", "ROW_TILE_WARP_LANES", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
                                     "ROW_ACROSS_FEW_WARPS"),
     stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "SHORT_TILE_MAX", "ROW_MAX_TILES", "ROW_STACK",
                   "ROW_RAW_ITEMSIZE"),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# what a launch's keywords may hold besides the kernel's parameters (triton's compile options)
+LAUNCH_OPTIONS = frozenset({"num_warps", "num_stages", "num_ctas", "enable_fp_fusion"})
+
 
 def launches(mod, monkeypatch) -> list:
     """(kernel name, constexprs) of every launch of `mod` from now on: no call replays a
@@ -11,6 +14,10 @@ def launches(mod, monkeypatch) -> list:
     go = mod._go
 
     def spy(kernel, grid, args, consts):
+        # Every constexpr a launch passes is one of the kernel's parameters: the interpreter takes an
+        # unknown keyword silently, a GPU compile refuses it (launch options aside).
+        extra = set(consts) - set(kernel.arg_names) - LAUNCH_OPTIONS
+        assert not extra, f"{kernel.fn.__name__} has no parameter {sorted(extra)}"
         seen.append((kernel.fn.__name__, consts))
         return go(kernel, grid, args, consts)
 

@@ -321,14 +321,16 @@ def prove(plan: Plan) -> Certificate:
                   "combiner reduces (the mask holds there for every row that is stored)"
                   if plan.unmasked_stages else ""),)
               if plan.unroll else ()),
-            *((f"a fused walk (rows and cols kernels) of a row of at most {lanes // 2} elements (SHORT_TILE_MAX) in TILE "
-               f"lanes, the power of two holding the row, not {lanes}: each chunk is then one tile of either walk, "
+            *((f"a walk (the cols kernels', and the rows kernel's or, where the op has one, the row kernel's) of a "
+               f"row of at most {lanes // 2} elements (SHORT_TILE_MAX) in TILE lanes, the power of two holding the row, "
+               f"not {lanes}, with more rows or columns a program: each chunk is then one tile of either walk, "
                f"lane j holding its element j or none; a lane at or past TILE holds none, only the identity "
                f"combined with the masked identity, and the {lanes}-lane tree meets the root of lanes 0..TILE-1 "
                f"with a subtree of such lanes a level, the root on the left, which the kernel folds in, each "
                f"subtree combined from two of the level below: the same combines in the same order (every "
                f"combiner here meets its lanes in the pairwise tree of its combine, or is order-free); the "
-               f"empirical check's forced paths walk {lanes} lanes at every length and are compared",) if plan.short_tile else ()),
+               f"empirical check compares the natural call at every length up to SHORT_TILE_MAX and every K with "
+               f"the same call walking {lanes} lanes (its long_tile form), as its forced paths do",) if plan.short_tile else ()),
             "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
             "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
             "floating-point operations in the same order",
