@@ -111,6 +111,11 @@ COLS_SHORT_BLOCK = 64
 # 4096 x 64 x 512 1995 -> 565 (torch 655); var_held f32 2048 x 8 x 1024 1649 -> 96; argmax bf16
 # 2048 x 8 x 1024 1025 -> 142. 8 lanes at least: at N = 8, 16 lanes took 22 us where 8 took 16.
 SHORT_TILE_MIN = 8
+# A fused walk's output sweep over the reduce axis (softmax_held's y) takes the same TILE lanes: no
+# order there, only which lanes hold which element. It swept 256 lanes, 248 masked at N = 8: softmax_held
+# bf16 2048 x 8 x 1024 365.6 -> 100.3 us (torch 88.2), 1024 x 16 x 4096 774.2 -> 266.2 (torch 329.2);
+# geomean torch / redgen over 16 points 1.238 -> 2.005, log_softmax_held 1.086 -> 1.503
+# (docs/gpu_2026_11_27/README.md run 96, bits equal at every point).
 # The ops of one reduction of one state component (_split_tree_pays) walk those rows in blocks of
 # COLS_TILE_BLOCK columns where K holds one (runs 86-88): vector_norm bf16 1024 x 128 x 1024 144 us
 # at 64 columns, 290 at 128 (torch 93), its spec's 16 227; amax f32 the same shape 184 at 64, 242

@@ -92,7 +92,8 @@ def test_empirical_check_compares_the_row_kernel_with_the_chunked_walks(tmp_path
     spec.write_text("op small_norm\nin x[M, N] : f32\nout y[M, N] : like x\nacc f32\nreduce N: ss = sum(x * x)\n"
                     "y = x * rsqrt(ss / N + 0.000001)\ntile N = 16\nsplit N fixed_size 64\n")
     built = build_spec(spec, "cuda", empirical=False)
-    held = "in_0_v = _widen(in_0_t[c * CT + u], PACK, BLOCK, LANES, in_0_ptr)"  # the reduction takes a held tile
+    # the reduction takes a held tile (of TILE lanes: LANES, or fewer at rows of at most LANES // 2)
+    held = "in_0_v = _widen(in_0_t[c * CT + u], PACK, BLOCK, TILE, in_0_ptr)"
     assert built.plan.row_tiles == 128 and held in built.source  # 32768 // 16 lanes, capped: unrolled code
     assert run_empirical(built.plan, built.source)["status"] == "passed"
     wrong = built.source.replace(held, held + " * 1.0000001", 1)
