@@ -59,15 +59,12 @@ class _Runner:
         # Kernel forms (Target.empirical_forms) this module has every knob of: name -> {knob: value}.
         self.forms = {name: knobs for name, knobs in spec.get("forms", {}).items()
                       if all(hasattr(module, k) for k in knobs)}
-        # The form of short rows' walks (Target.empirical_short_form): its name and the longest
-        # reduce length the natural call walks them at (the module's own value of the knob).
-        self.short, self.short_max = None, 0
+        # The form of short rows' walks (Target.empirical_short_form), name -> {knob: value}, and the
+        # longest reduce length the natural call walks them at (the module's own value of the knob).
+        self.short_forms, self.short_max = {}, 0
         if "short_form" in spec and hasattr(module, spec["short_form"][1]):
-            self.short, knob, value = spec["short_form"]
-            self.short_max = getattr(module, knob)
-            self.forms_any = {self.short: {knob: value}}
-        else:
-            self.forms_any = {}
+            name, knob, value = spec["short_form"]
+            self.short_forms, self.short_max = {name: {knob: value}}, getattr(module, knob)
         # A forced value equal to the module's own (ascend: grid40 when CORES = 40) is the
         # natural call itself, the same launch on the same data: it runs once, as natural.
         self.same = tuple(p for p in self.paths if p != "natural" and not p.startswith("wide-")
@@ -80,7 +77,7 @@ class _Runner:
         self.device = os.environ.get("REDGEN_EMPIRICAL_DEVICE", "cpu")
 
     def __call__(self, xs, path="natural"):
-        form = self.forms.get(path) or self.forms_any.get(path)
+        form = self.forms.get(path) or self.short_forms.get(path)
         if form:
             own = {k: getattr(self.module, k) for k in form}
             for k, v in form.items():
@@ -199,10 +196,10 @@ def check(run: _Runner, spec: dict, op) -> tuple[str | None, int]:
                     compared += 1
                     if not _same(full, run(case.xs, form)):
                         return f"the {form} form and the natural call differ {where}", compared
-                if run.short and first and n <= run.short_max:
+                for form in run.short_forms if first and n <= run.short_max else ():
                     compared += 1
-                    if not _same(full, run(case.xs, run.short)):
-                        return f"the {run.short} form and the natural call differ {where}", compared
+                    if not _same(full, run(case.xs, form)):
+                        return f"the {form} form and the natural call differ {where}", compared
                 if n not in (main, prime) or (not first and n != main):
                     continue
                 if spec["before"]:
@@ -326,7 +323,7 @@ def main() -> None:
     result = {
         "status": "passed", "where": _where(run.device), "batch_sizes": spec["batch_sizes"],
         "after_sizes": spec["after_sizes"], "positions": spec["positions"],
-        "paths": [*run.paths, *run.forms, *run.forms_any],
+        "paths": [*run.paths, *run.forms, *run.short_forms],
         "N": spec["N"], "dtypes": dtypes, "calls": run.calls, "seed": spec["seed"],
         "reference": ("every output vs redgen.reference (float64 evaluation of the typed IR) at "
                       + ", ".join(f"{d} {TOLERANCE[_DT[d]]:g}" for d in dtypes) + f"; {compared} comparisons"),
