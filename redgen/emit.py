@@ -18,7 +18,16 @@ from redgen.errors import BadTune, MissingTemplates, did_you_mean
 from redgen.exprs import helpers, render
 from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
-from redgen.plan import ALIGN_MAX, ROW_TILE_WARP_LANES, ROWS_TILE_ELEMS, SHORT_TILE_MIN, Plan
+from redgen.plan import (
+    ALIGN_MAX,
+    FREE_COLS_BLOCK,
+    FREE_COLS_K,
+    FREE_COLS_MIN,
+    ROW_TILE_WARP_LANES,
+    ROWS_TILE_ELEMS,
+    SHORT_TILE_MIN,
+    Plan,
+)
 
 
 def template_root() -> Path:
@@ -232,6 +241,11 @@ class ModuleCtx:
     row_tile_warp_lanes: int = 0  # the row kernel's warps there: one a this many elements (0: no "row")
     cols_tile_block: int = 0
     cols_tile_elems: int = 0  # plan.Plan.cols_tile_elems (0: none)
+    # plan.Plan.free_cols: the cols kernels' walk one lane a column from free_cols_min columns,
+    # free_cols_k a batch row, in blocks of free_cols_block (0: none)
+    free_cols_min: int = 0
+    free_cols_k: int = 0
+    free_cols_block: int = 0
     # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
     # the integers hinted() names; the launcher computes it over align_rows / align_cols.
     align_max: int = 0
@@ -629,6 +643,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         cols_split_tree=plan.cols_split_tree, cols_short_block=plan.cols_short_block,
         cols_short_n=plan.cols_short_tiles * lanes,
         **_short_tile(plan, lanes),
+        **({"free_cols_min": FREE_COLS_MIN, "free_cols_k": FREE_COLS_K, "free_cols_block": FREE_COLS_BLOCK}
+           if plan.free_cols else {}),
         **_align(plan, op, names, outputs, nest),
         ws_slots=sum(st.ws == "ws" for rc in reductions for st in rc.state),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
@@ -742,6 +758,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
     has = {"always": True, "unroll": bool(plan.unroll), "cols_unroll": bool(plan.cols_unroll),
            "short_tile": plan.short_tile, "cols_tile_block": bool(plan.cols_tile_block),
            "cols_tile_elems": bool(plan.cols_tile_elems),
+           "free_cols": plan.free_cols,
            "row_tile": plan.short_tile and bool(plan.row_tiles),
            "row": bool(plan.row_tiles), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}

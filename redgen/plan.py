@@ -133,6 +133,23 @@ COLS_TILE_BLOCK = 64
 # 1024 x 128 x 1024 lost (313 -> 341); ops of two stages or outputs over the reduce axis lost at
 # 1024 already (var_held bf16 2048 x 8 x 1024 96 -> 143 us, softmax_held f32 418 -> 716).
 COLS_TILE_ELEMS = 2048
+# An op whose every combiner is order-free (argmax, argmin: any tree, any walk gives the same
+# bits) walks a row of at most LANES elements in its cols kernels one lane a column (TILE 1: each
+# column's elements one after another, as torch walks them) in blocks of FREE_COLS_BLOCK columns,
+# where the view holds at least FREE_COLS_MIN columns (M * K), FREE_COLS_K or more a batch row (K: a
+# block cut to a short K leaves most threads idle in a serial walk). There the TILE-lane walk spent its
+# time in the lane tree, as much work as the walk itself at a row of one tile. On an H100
+# (docs/gpu_2026_11_28/README.md runs 98-99, argmax and argmin, bits equal at every point and
+# variant), us, torch / before / now: bf16 2048 x 8 x 1024 37.1 / 152.2 / 22.4; 1024 x 128 x 1024
+# 184.3 / 348.2 / 118.6; 256 x 256 x 4096 318.1 / 614.4 / 232.2; 4096 x 64 x 512 240.2 / 320.7 / 115.9;
+# f32 4096 x 64 x 512 252.6 / 293.1 / 186.3 (2.9 TB/s read); 8 x 96 x 4096 (32768 columns) 9.0 / 10.5 /
+# 7.7; 4096 x 64 x 128 (K 128) 73.7 / 76.4 / 49.1; bf16 16384 x 8 x 64 (K 64) 18.7 / 45.7 / 25.7. The
+# serial walk lost with fewer columns (16 x 128 x 1024, 16384 columns: 10.3 us against 7.2; 32 x 128 x
+# 128: 8.2 against 3.2), a short K (2048 x 32 x 16: 10.3 against 5.9) and longer rows (64 x 512 x
+# 1024 at 4 warps: 76.3 against 61.8; 8 warps and 8 lanes: 51.0, torch 47.5).
+FREE_COLS_MIN = 32768
+FREE_COLS_K = 64
+FREE_COLS_BLOCK = 256
 # The rows kernel's fused walk of those rows (K == 1, an op without a row kernel) takes rows until a
 # program holds ROWS_TILE_ELEMS elements of its [BLOCK, TILE] tile. A program a row was bound by the
 # grid: sum bf16 16384 x 8-128 took 11.3 us at every length, 65536 x 128 41 against torch's 9.7
@@ -256,6 +273,10 @@ class Plan:
     short_tile: bool = False
     cols_tile_block: int = 0
     cols_tile_elems: int = 0  # and a one-read op's cols tile there: up to this many elements (COLS_TILE_ELEMS)
+    # cuda: an op of order-free combiners only walks a row of at most LANES elements in its cols
+    # kernels one lane a column where the view holds FREE_COLS_MIN columns or more, FREE_COLS_K or
+    # more a batch row (FREE_COLS_BLOCK columns a program); False: none.
+    free_cols: bool = False
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -344,6 +365,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     row_tiles = min(ROW_TILES, row_max // order.lanes.eval({})) if rereads and op.before and not op.reduce_axes else 0
     row_stack = _row_stack(order, row_tiles)
     short_tile = _short_tile_pays(order)  # cols kernels, and the rows kernel's walk or the row kernel
+    free_cols = bool(op.after) and all(combiners.get(c).order_free for c in order.combiners)
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
@@ -355,6 +377,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         cols_tile_block=COLS_TILE_BLOCK if split_tree and short_tile else 0,
         cols_tile_elems=COLS_TILE_ELEMS if short_tile and op.after and op.stages == 1 and not op.mapped else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
+        free_cols=free_cols,
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
             combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),

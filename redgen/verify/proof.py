@@ -331,6 +331,12 @@ def prove(plan: Plan) -> Certificate:
                f"combiner here meets its lanes in the pairwise tree of its combine, or is order-free); the "
                f"empirical check compares the natural call at every length up to SHORT_TILE_MAX and every K with "
                f"the same call walking {lanes} lanes (its long_tile form), as its forced paths do",) if plan.short_tile else ()),
+            *((f"the cols kernels' walk of a row of at most {lanes} elements one lane a column (TILE 1, FREE_COLS_BLOCK "
+               f"columns a program) where the view holds FREE_COLS_MIN columns or more, FREE_COLS_K or more a batch row: "
+               f"every combiner here is "
+               f"order-free (a total order on the states: any walk and any tree select the same one); the "
+               f"empirical check compares the natural call at every length and every K > 1 with the same call "
+               f"walking one lane a column whatever the columns (its free_cols form)",) if plan.free_cols else ()),
             "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
             "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
             "floating-point operations in the same order",

@@ -65,6 +65,9 @@ class _Runner:
         if "short_form" in spec and hasattr(module, spec["short_form"][1]):
             name, knob, value = spec["short_form"]
             self.short_forms, self.short_max = {name: {knob: value}}, getattr(module, knob)
+        # Forms of the cols kernels' walks (Target.empirical_cols_forms) this module has every knob of.
+        self.cols_forms = {name: knobs for name, knobs in spec.get("cols_forms", {}).items()
+                           if all(hasattr(module, k) for k in knobs)}
         # A forced value equal to the module's own (ascend: grid40 when CORES = 40) is the
         # natural call itself, the same launch on the same data: it runs once, as natural.
         self.same = tuple(p for p in self.paths if p != "natural" and not p.startswith("wide-")
@@ -77,7 +80,7 @@ class _Runner:
         self.device = os.environ.get("REDGEN_EMPIRICAL_DEVICE", "cpu")
 
     def __call__(self, xs, path="natural"):
-        form = self.forms.get(path) or self.short_forms.get(path)
+        form = self.forms.get(path) or self.short_forms.get(path) or self.cols_forms.get(path)
         if form:
             own = {k: getattr(self.module, k) for k in form}
             for k, v in form.items():
@@ -192,11 +195,10 @@ def check(run: _Runner, spec: dict, op) -> tuple[str | None, int]:
                     return f"{bad} {where}", compared
                 if first and n == main and k == 1 and not _same(full, run(case.xs)):
                     return f"run-to-run: two calls on the same input differ {where}", compared
-                for form in run.forms if first and k == 1 else ():
-                    compared += 1
-                    if not _same(full, run(case.xs, form)):
-                        return f"the {form} form and the natural call differ {where}", compared
-                for form in run.short_forms if first and n <= run.short_max else ():
+                # The kernel forms (K == 1), the short rows' form (up to its length) and the cols walks' (K > 1).
+                forms = [*(run.forms if k == 1 else ()), *(run.short_forms if n <= run.short_max else ()),
+                         *(run.cols_forms if k > 1 else ())]
+                for form in forms if first else ():
                     compared += 1
                     if not _same(full, run(case.xs, form)):
                         return f"the {form} form and the natural call differ {where}", compared
@@ -323,7 +325,7 @@ def main() -> None:
     result = {
         "status": "passed", "where": _where(run.device), "batch_sizes": spec["batch_sizes"],
         "after_sizes": spec["after_sizes"], "positions": spec["positions"],
-        "paths": [*run.paths, *run.forms, *run.short_forms],
+        "paths": [*run.paths, *run.forms, *run.short_forms, *run.cols_forms],
         "N": spec["N"], "dtypes": dtypes, "calls": run.calls, "seed": spec["seed"],
         "reference": ("every output vs redgen.reference (float64 evaluation of the typed IR) at "
                       + ", ".join(f"{d} {TOLERANCE[_DT[d]]:g}" for d in dtypes) + f"; {compared} comparisons"),
