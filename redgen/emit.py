@@ -20,6 +20,10 @@ from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
 from redgen.plan import (
     ALIGN_MAX,
+    COLS_STACK_BLOCK,
+    COLS_STACK_K,
+    COLS_STACK_MIN,
+    COLS_STACK_N,
     FREE_COLS_BLOCK,
     FREE_COLS_K,
     FREE_COLS_MIN,
@@ -245,6 +249,13 @@ class ModuleCtx:
     # free_cols_k a batch row, in blocks of free_cols_block (0: none)
     free_cols_min: int = 0
     free_cols_k: int = 0
+    # plan.Plan.cols_stack: the cols kernels' lane tree leaf by leaf from cols_stack_min columns,
+    # cols_stack_k a batch row, in blocks of cols_stack_block; stack_levels its stack's depth (0: none)
+    cols_stack_min: int = 0
+    cols_stack_n: int = 0
+    cols_stack_k: int = 0
+    cols_stack_block: int = 0
+    stack_levels: int = 0
     free_cols_block: int = 0
     # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
     # the integers hinted() names; the launcher computes it over align_rows / align_cols.
@@ -645,6 +656,9 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         **_short_tile(plan, lanes),
         **({"free_cols_min": FREE_COLS_MIN, "free_cols_k": FREE_COLS_K, "free_cols_block": FREE_COLS_BLOCK}
            if plan.free_cols else {}),
+        **({"cols_stack_min": COLS_STACK_MIN, "cols_stack_n": COLS_STACK_N, "cols_stack_k": COLS_STACK_K,
+            "cols_stack_block": COLS_STACK_BLOCK, "stack_levels": (lanes // 2).bit_length() - 1}
+           if plan.cols_stack else {}),
         **_align(plan, op, names, outputs, nest),
         ws_slots=sum(st.ws == "ws" for rc in reductions for st in rc.state),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
@@ -758,7 +772,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
     has = {"always": True, "unroll": bool(plan.unroll), "cols_unroll": bool(plan.cols_unroll),
            "short_tile": plan.short_tile, "cols_tile_block": bool(plan.cols_tile_block),
            "cols_tile_elems": bool(plan.cols_tile_elems),
-           "free_cols": plan.free_cols,
+           "free_cols": plan.free_cols, "cols_stack": plan.cols_stack,
            "row_tile": plan.short_tile and bool(plan.row_tiles),
            "row": bool(plan.row_tiles), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from redgen import combiners, functions, ir, sym, targets
 from redgen.errors import Loc, NotOnTarget, TargetLimit
+from redgen.exprs import helpers
 from redgen.ir import inputs_read, locals_read
 from redgen.sym import SExpr
 
@@ -150,6 +151,26 @@ COLS_TILE_ELEMS = 2048
 FREE_COLS_MIN = 32768
 FREE_COLS_K = 64
 FREE_COLS_BLOCK = 256
+# The one-read ops of one input read element by element (sum, mean, nansum, amax, amin: no position,
+# no local, one reduce axis, no helper function in the element's code) build the TILE-lane pairwise
+# tree of a row of at most COLS_STACK_N elements in their cols kernels leaf by leaf, one lane a column,
+# where the view holds COLS_STACK_MIN columns or more, COLS_STACK_K a batch row, in blocks of
+# COLS_STACK_BLOCK columns: leaf j meets the stacked roots its trailing one bits name, the earlier on
+# the left, the same combines in the same order as the tree over a [TILE, BLOCK] tile, whose levels
+# Triton runs as exchanges between threads. The leaves are a loop (one copy of the element's code, one
+# pointer a column), so a program's walk is serial: on an H100 (docs/gpu_2026_11_28/README.md run 101,
+# bits equal at every point), us, torch / before / stack: sum bf16 4096 x 64 x 512 95.1 / 112.9 / 93.1,
+# 4096 x 16 x 256 10.4 / 11.5 / 8.1; nansum bf16 4096 x 64 x 512 98.9 / 130.7 / 92.5; amax bf16 4096 x 64
+# x 128 35.8 / 33.3 / 28.3; f32 16 x 32 x 8192 4.9 / 4.8 / 3.9. At rows of 96-128 the serial walk lost
+# (sum bf16 1024 x 128 x 1024 95.7 -> 179.2, 8 x 96 x 4096 4.1 -> 23.9): COLS_STACK_N 64. vector_norm's
+# element (a power) lost at most points (bf16 4096 x 16 x 256 15.3 -> 21.4). Over run 101's points
+# at this rule, geomean torch / redgen: sum 0.940 -> 1.000 (24 points; slower than torch 14 -> 12), amax
+# 1.177 -> 1.277 (10 -> 8), mean 0.941 -> 1.031, nansum 0.855 -> 0.963, amin 1.082 -> 1.215 (10 each);
+# no point more than 2% slower than before.
+COLS_STACK_MIN = 32768
+COLS_STACK_N = 64
+COLS_STACK_K = 64
+COLS_STACK_BLOCK = 256
 # The rows kernel's fused walk of those rows (K == 1, an op without a row kernel) takes rows until a
 # program holds ROWS_TILE_ELEMS elements of its [BLOCK, TILE] tile. A program a row was bound by the
 # grid: sum bf16 16384 x 8-128 took 11.3 us at every length, 65536 x 128 41 against torch's 9.7
@@ -277,6 +298,10 @@ class Plan:
     # kernels one lane a column where the view holds FREE_COLS_MIN columns or more, FREE_COLS_K or
     # more a batch row (FREE_COLS_BLOCK columns a program); False: none.
     free_cols: bool = False
+    # cuda: a one-read op's cols kernels build the lane tree of a row of at most SHORT_TILE_MAX
+    # elements leaf by leaf, one lane a column, where the view holds COLS_STACK_MIN columns or more,
+    # COLS_STACK_K a batch row (COLS_STACK_BLOCK columns a program); False: none.
+    cols_stack: bool = False
     # cuda: the combiners whose lanes meet in tl.reduce's tree rather than the written-out
     # pairwise one (combiners.Combiner.order_free: any tree gives the same result).
     free_trees: tuple[str, ...] = ()
@@ -378,6 +403,9 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         cols_tile_elems=COLS_TILE_ELEMS if short_tile and op.after and op.stages == 1 and not op.mapped else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         free_cols=free_cols,
+        cols_stack=(bool(op.after) and short_tile and not free_cols and op.stages == 1 and not op.mapped
+                    and len(op.inputs) == 1 and not op.locals and not op.reduce_axes and not _reads_position(op)
+                    and not helpers([r.expr for r in op.reductions])),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
             combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),

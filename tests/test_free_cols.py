@@ -81,7 +81,7 @@ def test_which_plans_walk_one_lane_a_column(name, free):
     assert ("FREE_COLS_MIN = " in built.source) is free
     assert ("(its free_cols form)" in built.source) is free  # the certificate says so
     case = empirical_case(built.plan)
-    assert (case.get("cols_forms") == {"free_cols": {"FREE_COLS_MIN": 0, "FREE_COLS_K": 0}}) is free
+    assert ("free_cols" in case.get("cols_forms", {})) is free
     ascend = build_spec(ROOT / "specs" / f"{name}.red", "ascend", empirical=False)
     assert not ascend.plan.free_cols and "FREE_COLS" not in ascend.source
 

@@ -90,8 +90,10 @@ def case(plan: Plan) -> dict:
         out["forms"] = {name: dict(knobs) for name, knobs in t.empirical_forms}
     if t.empirical_short_form and plan.short_tile:
         out["short_form"] = list(t.empirical_short_form)
-    if t.empirical_cols_forms and plan.free_cols:
-        out["cols_forms"] = {name: dict(knobs) for name, knobs in t.empirical_cols_forms}
+    # The cols walks' forms, each named for the Plan flag under which the module has it.
+    cols_forms = {name: dict(knobs) for name, knobs in t.empirical_cols_forms if getattr(plan, name)}
+    if cols_forms:
+        out["cols_forms"] = cols_forms
     if t.cores_env:
         out["cores_env"] = [t.cores_env, t.default_cores]
     if t.empirical_grids:

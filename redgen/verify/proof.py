@@ -337,6 +337,14 @@ def prove(plan: Plan) -> Certificate:
                f"order-free (a total order on the states: any walk and any tree select the same one); the "
                f"empirical check compares the natural call at every length and every K > 1 with the same call "
                f"walking one lane a column whatever the columns (its free_cols form)",) if plan.free_cols else ()),
+            *(("the cols kernels' walk of a row of at most COLS_STACK_N elements (one chunk) one lane a column "
+               "(STACK, COLS_STACK_BLOCK columns a program) where the view holds COLS_STACK_MIN columns or more, "
+               "COLS_STACK_K or more a batch row: leaf j is lane j of the TILE walk, its element or none "
+               "combined into the identity, and the TILE-lane tree is built leaf by leaf, leaf j meeting the "
+               "stacked roots its trailing one bits name, each on the left: pairs (2j, 2j+1) at every level, "
+               "the same combines in the same order, then the same levels above TILE; the empirical check "
+               "compares the natural call at every length and every K > 1 with the same call taking this walk "
+               "whatever the columns (its cols_stack form)",) if plan.cols_stack else ()),
             "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
             "else int32) and grids cut in slices of 2**31 - 1 programs: integer offsets only, the same "
             "floating-point operations in the same order",

@@ -1,0 +1,129 @@
+"""The cols kernels of the one-read ops of one input read element by element (sum, mean, nansum,
+amax, amin; plan.Plan.cols_stack) build the TILE-lane pairwise tree of a short row leaf by leaf, one
+lane a column (STACK), where the view holds COLS_STACK_MIN columns or more, COLS_STACK_K a batch row,
+at rows of at most COLS_STACK_N: leaf j meets the stacked roots its trailing one bits name, the
+earlier on the left. The same combines in the same order as the tree over a [TILE, BLOCK] tile, so
+the same bits: these tests compare the two walks at lengths around every tile the stack takes (up to
+SHORT_TILE_MAX, which the kernel serves), with NaNs, infinities and zeros of both signs, and check
+which launches and plans take it and that the empirical check compares it."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+import torch
+
+from redgen import plan
+from redgen.pipeline import build_spec
+from redgen.verify.empirical import case as empirical_case
+from tests.launch_spy import launches
+
+ROOT = Path(__file__).resolve().parent.parent
+# every tile the stack takes (8 .. 128), a length either side of each, and past them
+LENGTHS = (1, 5, 8, 9, 16, 17, 31, 33, 63, 64, 65, 100, 127, 128, 129)
+OPS = ("sum", "mean", "nansum", "amax", "amin")
+
+
+def _bits(t: torch.Tensor) -> torch.Tensor:
+    """The bits of a float tensor: a NaN equals itself, -0.0 differs from 0.0."""
+    return t.view({4: torch.int32, 2: torch.int16}[t.element_size()])
+
+
+def _tricky(n: int, gen: torch.Generator) -> torch.Tensor:
+    """[2, n, 3]: random, with a -0.0 and +0.0 in one column, infinities of both signs and a NaN
+    in another (the NaN first: nansum drops it, the others propagate it)."""
+    x = torch.randn(2, n, 3, generator=gen)
+    x[0, n // 2, 1] = -0.0
+    if n > 3:
+        x[1, 0, 1], x[1, 1, 1] = -0.0, 0.0
+        x[0, 1, 2], x[0, 2, 2], x[1, n - 1, 2] = float("inf"), -float("inf"), float("nan")
+    return x
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_the_stack_gives_the_tile_walks_bits(name, monkeypatch):
+    mod = importlib.import_module(f"generated.cuda.{name}")
+    fn = getattr(mod, name)
+    seen = launches(mod, monkeypatch)
+    gen = torch.Generator().manual_seed(2)
+    for n in LENGTHS:
+        x = _tricky(n, gen)
+        seen.clear()
+        tiled = fn(x, 1)  # 6 columns: the TILE walk
+        assert [c["STACK"] for k, c in seen if k == "_k_cols_fused"] == [False], n
+        for knob, value in (("COLS_STACK_MIN", 0), ("COLS_STACK_K", 0), ("COLS_STACK_N", 128)):
+            monkeypatch.setattr(mod, knob, value)
+        seen.clear()
+        stacked = fn(x, 1)
+        assert [(c["STACK"], c["TILE"]) for k, c in seen if k == "_k_cols_fused"] == [(n <= 128, mod._tile(n))], n
+        for knob in ("COLS_STACK_MIN", "COLS_STACK_K", "COLS_STACK_N"):
+            monkeypatch.setattr(mod, knob, getattr(plan, knob))
+        assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
+
+
+def test_which_views_take_the_stack(monkeypatch):
+    """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_N;
+    a natural call there launches STACK in blocks of COLS_STACK_BLOCK columns, with the TILE walk's bits."""
+    mod = importlib.import_module("generated.cuda.sum")
+    at, n = plan.COLS_STACK_MIN, plan.COLS_STACK_N
+    assert mod._schedule(1, n, at)[3] == plan.COLS_STACK_BLOCK
+    assert mod._schedule(1, n, at - 1)[3] != plan.COLS_STACK_BLOCK
+    assert mod._schedule(at // 16, 8, plan.COLS_STACK_K - 1)[3] != plan.COLS_STACK_BLOCK
+    assert mod._schedule(1, n + 1, at)[3] != plan.COLS_STACK_BLOCK
+    seen = launches(mod, monkeypatch)
+    x = torch.randn(1, 9, at, generator=torch.Generator().manual_seed(4))
+    got = mod.sum(x, 1)
+    assert [(k, c["STACK"], c["TILE"], c["BLOCK"]) for k, c in seen] == [
+        ("_k_cols_fused", True, 16, plan.COLS_STACK_BLOCK)]
+    monkeypatch.setattr(mod, "COLS_STACK_MIN", at + 1)
+    assert torch.equal(_bits(mod.sum(x, 1)), _bits(got))
+
+
+@pytest.mark.parametrize(("name", "stack"), [
+    *((n, True) for n in OPS),
+    ("vector_norm", False),  # its element calls a helper (a power): slower in the serial loop (run 101)
+    ("nll_loss", False),  # two inputs, reads the position
+    ("mean_2axes", False),  # two reduce axes walked in place
+    ("argmax", False),  # order-free: its own one-lane walk (plan.Plan.free_cols)
+    ("softmax_held", False), ("var_held", False),  # outputs over the reduce axis; two stages
+    ("logsumexp", False),  # softmax_stats: a lane tree of its own
+])
+def test_which_plans_take_the_stack(name, stack):
+    built = build_spec(ROOT / "specs" / f"{name}.red", "cuda", empirical=False)
+    assert built.plan.cols_stack is stack
+    assert ("STACK: tl.constexpr" in built.source) is stack
+    assert ("(its cols_stack form)" in built.source) is stack  # the certificate says so
+    assert ("cols_stack" in empirical_case(built.plan).get("cols_forms", {})) is stack
+    ascend = build_spec(ROOT / "specs" / f"{name}.red", "ascend", empirical=False)
+    assert not ascend.plan.cols_stack and "STACK" not in ascend.source
+
+
+@pytest.mark.parametrize("tampered", [False, True])
+def test_the_empirical_check_compares_the_stack(tampered, monkeypatch):
+    """Its cols_stack form (Target.empirical_cols_forms) runs at every length at K > 1: a stack that
+    gave other bits than the natural call fails the check with the form's name."""
+    from redgen.verify.worker import _Runner, check, load_op
+
+    spec = empirical_case(build_spec(ROOT / "specs" / "sum.red", "cuda", empirical=False).plan)
+    spec["inputs"][0]["dtypes"] = ["f32"]
+    spec["N"] = {"chunk_tail": 300, "chunks": 300, "prime": 300, "tile": 35}
+    spec["batch_sizes"], spec["after_sizes"], spec["positions"] = [1, 2], [1, 3], [0]
+    mod = importlib.import_module("generated.cuda.sum")
+    plain = mod.sum
+
+    def walked(x, dim, **kw):
+        y = plain(x, dim, **kw)
+        if tampered and mod.COLS_STACK_K == 0 and x.shape[-1] > 1 and x.shape[dim] <= mod.COLS_STACK_N:
+            y = (y.view(torch.int32) ^ 1).view(torch.float32)  # one bit off, in the stack only
+        return y
+
+    monkeypatch.setattr(mod, "sum", walked)
+    run = _Runner(mod, spec)
+    assert list(run.cols_forms) == ["cols_stack"]
+    failure, compared = check(run, spec, load_op(spec))
+    if tampered:
+        assert failure == "the cols_stack form and the natural call differ (f32, N=35, K=3)"
+    else:
+        assert failure is None and compared > 4
