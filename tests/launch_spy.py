@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 # what a launch's keywords may hold besides the kernel's parameters (triton's compile options)
 LAUNCH_OPTIONS = frozenset({"num_warps", "num_stages", "num_ctas", "enable_fp_fusion"})
 
@@ -23,3 +25,17 @@ def launches(mod, monkeypatch) -> list:
 
     monkeypatch.setattr(mod, "_go", spy)
     return seen
+
+
+@contextmanager
+def knobs(mod, **values):
+    """`mod`'s module knobs set to `values` inside the block (a call's recorded launches keyed by
+    them, so a replayed signature cannot hide the change), restored after."""
+    own = {k: getattr(mod, k) for k in values}
+    for k, v in values.items():
+        setattr(mod, k, v)
+    try:
+        yield
+    finally:
+        for k, v in own.items():
+            setattr(mod, k, v)

@@ -18,7 +18,7 @@ import torch
 from redgen import plan
 from redgen.pipeline import build_spec
 from redgen.verify.empirical import case as empirical_case
-from tests.launch_spy import launches
+from tests.launch_spy import knobs, launches
 
 ROOT = Path(__file__).resolve().parent.parent
 # every tile the stack takes (8 .. 128), a length either side of each, and past them
@@ -53,13 +53,10 @@ def test_the_stack_gives_the_tile_walks_bits(name, monkeypatch):
         seen.clear()
         tiled = fn(x, 1)  # 6 columns: the TILE walk
         assert [c["STACK"] for k, c in seen if k == "_k_cols_fused"] == [False], n
-        for knob, value in (("COLS_STACK_MIN", 0), ("COLS_STACK_K", 0), ("COLS_STACK_N", 128)):
-            monkeypatch.setattr(mod, knob, value)
         seen.clear()
-        stacked = fn(x, 1)
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_N=128):
+            stacked = fn(x, 1)
         assert [(c["STACK"], c["TILE"]) for k, c in seen if k == "_k_cols_fused"] == [(n <= 128, mod._tile(n))], n
-        for knob in ("COLS_STACK_MIN", "COLS_STACK_K", "COLS_STACK_N"):
-            monkeypatch.setattr(mod, knob, getattr(plan, knob))
         assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
 
 
@@ -77,8 +74,8 @@ def test_which_views_take_the_stack(monkeypatch):
     got = mod.sum(x, 1)
     assert [(k, c["STACK"], c["TILE"], c["BLOCK"]) for k, c in seen] == [
         ("_k_cols_fused", True, 16, plan.COLS_STACK_BLOCK)]
-    monkeypatch.setattr(mod, "COLS_STACK_MIN", at + 1)
-    assert torch.equal(_bits(mod.sum(x, 1)), _bits(got))
+    with knobs(mod, COLS_STACK_MIN=at + 1):
+        assert torch.equal(_bits(mod.sum(x, 1)), _bits(got))
 
 
 @pytest.mark.parametrize(("name", "stack"), [

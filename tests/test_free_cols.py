@@ -16,7 +16,7 @@ import torch
 from redgen import plan
 from redgen.pipeline import build_spec
 from redgen.verify.empirical import case as empirical_case
-from tests.launch_spy import launches
+from tests.launch_spy import knobs, launches
 
 ROOT = Path(__file__).resolve().parent.parent
 LENGTHS = (1, 5, 8, 9, 35, 128, 129, 200, 256, 257)
@@ -44,13 +44,10 @@ def test_the_one_lane_walk_gives_the_tile_walks_bits(name, monkeypatch):
         seen.clear()
         tiled = fn(x, 1)  # 6 columns: the TILE walk
         assert [c["TILE"] for k, c in seen if k == "_k_cols_fused"] == [mod._tile(n)], n
-        monkeypatch.setattr(mod, "FREE_COLS_MIN", 0)
-        monkeypatch.setattr(mod, "FREE_COLS_K", 0)
         seen.clear()
-        free = fn(x, 1)
+        with knobs(mod, FREE_COLS_MIN=0, FREE_COLS_K=0):
+            free = fn(x, 1)
         assert [c["TILE"] for k, c in seen if k == "_k_cols_fused"] == [1 if n <= 256 else 256], n
-        monkeypatch.setattr(mod, "FREE_COLS_MIN", plan.FREE_COLS_MIN)
-        monkeypatch.setattr(mod, "FREE_COLS_K", plan.FREE_COLS_K)
         assert torch.equal(free, tiled), (name, n)
         assert torch.equal(free, want(x, 1)), (name, n)
 
