@@ -249,6 +249,7 @@ class ModuleCtx:
     # free_cols_k a batch row, in blocks of free_cols_block (0: none)
     free_cols_min: int = 0
     free_cols_k: int = 0
+    free_cols_block: int = 0
     # plan.Plan.cols_stack: the cols kernels' lane tree leaf by leaf from cols_stack_min columns,
     # cols_stack_k a batch row, in blocks of cols_stack_block; stack_levels its stack's depth (0: none)
     cols_stack_min: int = 0
@@ -256,7 +257,6 @@ class ModuleCtx:
     cols_stack_k: int = 0
     cols_stack_block: int = 0
     stack_levels: int = 0
-    free_cols_block: int = 0
     # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
     # the integers hinted() names; the launcher computes it over align_rows / align_cols.
     align_max: int = 0

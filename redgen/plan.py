@@ -298,7 +298,7 @@ class Plan:
     # kernels one lane a column where the view holds FREE_COLS_MIN columns or more, FREE_COLS_K or
     # more a batch row (FREE_COLS_BLOCK columns a program); False: none.
     free_cols: bool = False
-    # cuda: a one-read op's cols kernels build the lane tree of a row of at most SHORT_TILE_MAX
+    # cuda: a one-read op's cols kernels build the lane tree of a row of at most COLS_STACK_N
     # elements leaf by leaf, one lane a column, where the view holds COLS_STACK_MIN columns or more,
     # COLS_STACK_K a batch row (COLS_STACK_BLOCK columns a program); False: none.
     cols_stack: bool = False
@@ -391,6 +391,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     row_stack = _row_stack(order, row_tiles)
     short_tile = _short_tile_pays(order)  # cols kernels, and the rows kernel's walk or the row kernel
     free_cols = bool(op.after) and all(combiners.get(c).order_free for c in order.combiners)
+    # a one-read op's cols kernels: one stage, no output over the reduce axis (short rows' walks)
+    one_read = short_tile and bool(op.after) and op.stages == 1 and not op.mapped
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
@@ -400,12 +402,11 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         cols_short_tiles=COLS_SHORT_TILES if short_block else 0,
         short_tile=short_tile,
         cols_tile_block=COLS_TILE_BLOCK if split_tree and short_tile else 0,
-        cols_tile_elems=COLS_TILE_ELEMS if short_tile and op.after and op.stages == 1 and not op.mapped else 0,
+        cols_tile_elems=COLS_TILE_ELEMS if one_read else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         free_cols=free_cols,
-        cols_stack=(bool(op.after) and short_tile and not free_cols and op.stages == 1 and not op.mapped
-                    and len(op.inputs) == 1 and not op.locals and not op.reduce_axes and not _reads_position(op)
-                    and not helpers([r.expr for r in op.reductions])),
+        cols_stack=(one_read and not free_cols and len(op.inputs) == 1 and not op.locals and not op.reduce_axes
+                    and not _reads_position(op) and not helpers([r.expr for r in op.reductions])),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
             combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),

@@ -74,10 +74,11 @@ class Target:
     empirical_short_form: tuple[str, str, int] | tuple[()] = ()
     # Forms of the cols kernels' walks, each compared bit for bit with the natural call at every reduce
     # length and every K > 1 (first dtype): (name, ((knob, value), ...)), run where the plan's flag of that
-    # name (plan.Plan) is set and the module has every knob. cuda's "free_cols": FREE_COLS_MIN and FREE_COLS_K 0, any view's columns walked one lane a column at rows of
-    # at most LANES (plan.Plan.free_cols), where the natural call at the check's few columns walks TILE lanes;
-    # "cols_stack": COLS_STACK_MIN and COLS_STACK_K 0, the lane tree built leaf by leaf at rows of at most
-    # SHORT_TILE_MAX (plan.Plan.cols_stack).
+    # name (plan.Plan) is set and the module has every knob. cuda's "free_cols": FREE_COLS_MIN and
+    # FREE_COLS_K 0, any view's columns walked one lane a column at rows of at most LANES
+    # (plan.Plan.free_cols), where the natural call at the check's few columns walks TILE lanes;
+    # "cols_stack": COLS_STACK_MIN and COLS_STACK_K 0, the lane tree built leaf by leaf at rows of at
+    # most COLS_STACK_N (plan.Plan.cols_stack).
     empirical_cols_forms: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     # The grids recorded by the empirical check (ascend: the forced CORES values); () none.
     empirical_grids: tuple[int, ...] = ()
