@@ -20,13 +20,27 @@ from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
 from redgen.plan import (
     ALIGN_MAX,
+    COLS_FLAT_BELOW,
     COLS_STACK_BLOCK,
+    COLS_STACK_GROUP_LEVELS,
+    COLS_STACK_GROUP_TILE,
     COLS_STACK_K,
+    COLS_STACK_LEAVES,
+    COLS_STACK_LONG_MIN,
+    COLS_STACK_LONG_N,
     COLS_STACK_MIN,
     COLS_STACK_N,
+    COLS_STACK_SMALL,
+    COLS_STACK_SMALL_BLOCK,
     FREE_COLS_BLOCK,
     FREE_COLS_K,
+    FREE_COLS_LONG_BLOCK,
+    FREE_COLS_LONG_K,
+    FREE_COLS_LONG_MIN,
+    FREE_COLS_LONG_TILE,
     FREE_COLS_MIN,
+    FREE_COLS_SMALL,
+    FREE_COLS_SMALL_BLOCK,
     ROW_TILE_WARP_LANES,
     ROWS_TILE_ELEMS,
     SHORT_TILE_MIN,
@@ -246,17 +260,38 @@ class ModuleCtx:
     cols_tile_block: int = 0
     cols_tile_elems: int = 0  # plan.Plan.cols_tile_elems (0: none)
     # plan.Plan.free_cols: the cols kernels' walk one lane a column from free_cols_min columns,
-    # free_cols_k a batch row, in blocks of free_cols_block (0: none)
+    # free_cols_k a batch row, in blocks of free_cols_block (free_cols_small_block below free_cols_small
+    # columns); at longer rows free_cols_long_tile lanes
+    # from free_cols_long_min columns, free_cols_long_k a batch row, in blocks of free_cols_long_block
+    # (0: none)
     free_cols_min: int = 0
     free_cols_k: int = 0
     free_cols_block: int = 0
+    free_cols_small: int = 0
+    free_cols_small_block: int = 0
+    free_cols_long_tile: int = 0
+    free_cols_long_block: int = 0
+    free_cols_long_min: int = 0
+    free_cols_long_k: int = 0
     # plan.Plan.cols_stack: the cols kernels' lane tree leaf by leaf from cols_stack_min columns,
-    # cols_stack_k a batch row, in blocks of cols_stack_block; stack_levels its stack's depth (0: none)
+    # cols_stack_k a batch row (cols_stack_long_min at rows longer than cols_stack_long_n), in blocks of
+    # cols_stack_block (cols_stack_small_block below cols_stack_small columns), cols_stack_leaves leaves a loop iteration from a TILE of cols_stack_group_tile;
+    # stack_levels its loop's stack's depth (0: none), stack_group_levels its group's
     cols_stack_min: int = 0
     cols_stack_n: int = 0
     cols_stack_k: int = 0
     cols_stack_block: int = 0
+    cols_stack_long_n: int = 0
+    cols_stack_long_min: int = 0
+    cols_stack_small: int = 0
+    cols_stack_small_block: int = 0
+    cols_stack_leaves: int = 0
+    cols_stack_group_tile: int = 0
     stack_levels: int = 0
+    stack_group_levels: int = 0
+    # the cols kernels' own walk (free_cols, cols_stack) in flat columns m * K + k where K is shorter
+    # than cols_flat_below and the walk's block (FLAT; 0: no such walk)
+    cols_flat_below: int = 0
     # plan.Plan.align_hint: the kernels take ALIGN, at most align_max (0: no ALIGN), and rebind
     # the integers hinted() names; the launcher computes it over align_rows / align_cols.
     align_max: int = 0
@@ -654,11 +689,19 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         cols_split_tree=plan.cols_split_tree, cols_short_block=plan.cols_short_block,
         cols_short_n=plan.cols_short_tiles * lanes,
         **_short_tile(plan, lanes),
-        **({"free_cols_min": FREE_COLS_MIN, "free_cols_k": FREE_COLS_K, "free_cols_block": FREE_COLS_BLOCK}
+        **({"free_cols_min": FREE_COLS_MIN, "free_cols_k": FREE_COLS_K, "free_cols_block": FREE_COLS_BLOCK,
+            "free_cols_small": FREE_COLS_SMALL, "free_cols_small_block": FREE_COLS_SMALL_BLOCK,
+            "free_cols_long_tile": FREE_COLS_LONG_TILE, "free_cols_long_block": FREE_COLS_LONG_BLOCK,
+            "free_cols_long_min": FREE_COLS_LONG_MIN, "free_cols_long_k": FREE_COLS_LONG_K}
            if plan.free_cols else {}),
         **({"cols_stack_min": COLS_STACK_MIN, "cols_stack_n": COLS_STACK_N, "cols_stack_k": COLS_STACK_K,
-            "cols_stack_block": COLS_STACK_BLOCK, "stack_levels": (lanes // 2).bit_length() - 1}
+            "cols_stack_block": COLS_STACK_BLOCK, "cols_stack_long_n": COLS_STACK_LONG_N,
+            "cols_stack_long_min": COLS_STACK_LONG_MIN, "cols_stack_small": COLS_STACK_SMALL,
+            "cols_stack_small_block": COLS_STACK_SMALL_BLOCK, "cols_stack_leaves": COLS_STACK_LEAVES,
+            "cols_stack_group_tile": COLS_STACK_GROUP_TILE,
+            "stack_levels": (lanes // 2).bit_length() - 1, "stack_group_levels": COLS_STACK_GROUP_LEVELS}
            if plan.cols_stack else {}),
+        cols_flat_below=COLS_FLAT_BELOW if plan.free_cols or plan.cols_stack else 0,
         **_align(plan, op, names, outputs, nest),
         ws_slots=sum(st.ws == "ws" for rc in reductions for st in rc.state),
         reduced=tuple(o for o in outputs if not o.mapped), mapped=tuple(o for o in outputs if o.mapped),
@@ -773,6 +816,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
            "short_tile": plan.short_tile, "cols_tile_block": bool(plan.cols_tile_block),
            "cols_tile_elems": bool(plan.cols_tile_elems),
            "free_cols": plan.free_cols, "cols_stack": plan.cols_stack,
+           "cols_flat": plan.free_cols or plan.cols_stack,
            "row_tile": plan.short_tile and bool(plan.row_tiles),
            "row": bool(plan.row_tiles), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from redgen import combiners, functions, ir, sym, targets
 from redgen.errors import Loc, NotOnTarget, TargetLimit
-from redgen.exprs import helpers
 from redgen.ir import inputs_read, locals_read
 from redgen.sym import SExpr
 
@@ -147,14 +146,35 @@ COLS_TILE_ELEMS = 2048
 # 7.7; 4096 x 64 x 128 (K 128) 73.7 / 76.4 / 49.1; bf16 16384 x 8 x 64 (K 64) 18.7 / 45.7 / 25.7. The
 # serial walk lost with fewer columns (16 x 128 x 1024, 16384 columns: 10.3 us against 7.2; 32 x 128 x
 # 128: 8.2 against 3.2), a short K (2048 x 32 x 16: 10.3 against 5.9) and longer rows (64 x 512 x
-# 1024 at 4 warps: 76.3 against 61.8; 8 warps and 8 lanes: 51.0, torch 47.5).
+# 1024 at 4 warps: 76.3 against 61.8; 8 warps and 8 lanes: 51.0, torch 47.5). Since run 103 the walk's
+# columns are flat across batch rows at a short K (COLS_FLAT_BELOW), so a program holds a whole block
+# whatever K: FREE_COLS_K and FREE_COLS_LONG_K 2, any K > 1 (bf16 65536 x 8 x 2: 69.6 -> 2.8 us, torch
+# 3.9; 2048 x 32 x 16 5.9 -> 3.9, torch 8.8; 16384 x 8 x 64 25.8 -> 10.7, torch 18.8).
 FREE_COLS_MIN = 32768
-FREE_COLS_K = 64
+FREE_COLS_K = 2
 FREE_COLS_BLOCK = 256
-# The one-read ops of one input read element by element (sum, mean, nansum, amax, amin: no position,
-# no local, one reduce axis, no helper function in the element's code) build the TILE-lane pairwise
-# tree of a row of at most COLS_STACK_N elements in their cols kernels leaf by leaf, one lane a column,
-# where the view holds COLS_STACK_MIN columns or more, COLS_STACK_K a batch row, in blocks of
+# Below FREE_COLS_SMALL columns a program of that walk takes FREE_COLS_SMALL_BLOCK columns (twice the
+# programs). Run 105 (H200, argmax, bits equal), us, torch / 256 / 128 columns: bf16 1024 x 128 x 32
+# 10.8 / 10.2 / 8.7; 8 x 96 x 4096 9.2 / 8.1 / 6.8; at 65536 columns even (64 x 128 x 1024 13.7 / 11.1 /
+# 11.1), past them 256 (128 x 128 x 1024 26.8 / 18.3 / 19.1).
+FREE_COLS_SMALL = 65536
+FREE_COLS_SMALL_BLOCK = 128
+# At longer rows of one chunk the order-free walk takes FREE_COLS_LONG_TILE lanes, FREE_COLS_LONG_BLOCK
+# columns a program, where the view holds FREE_COLS_LONG_MIN columns or more, FREE_COLS_LONG_K a batch
+# row. H100 (docs/gpu_2026_11_28/README.md run 102, argmax, bits equal at every variant; 4 x 4 tiles,
+# columns and warps), us, torch / before (256 lanes, 16 columns) / 16 lanes x 128: bf16 64 x 512 x
+# 1024 47.6 / 61.8 / 44.5; 128 x 300 x 512 29.2 / 53.8 / 29.9; 256 x 1024 x 256 104.5 / 101.5 / 80.6;
+# 32 x 2048 x 2048 174.9 / 183.0 / 161.0. It lost with fewer columns (16 x 4096 x 1024: 93.6 -> 247.5)
+# and at a block cut to a short K (1024 x 512 x 64: 58.3 -> 70.3), which run 103's flat columns won
+# (45.2, torch 47.9).
+FREE_COLS_LONG_TILE = 16
+FREE_COLS_LONG_BLOCK = 128
+FREE_COLS_LONG_MIN = 65536
+FREE_COLS_LONG_K = 2
+# The one-read ops of one input read element by element (sum, mean, nansum, amax, amin, vector_norm: no
+# position, no local, one reduce axis) build the TILE-lane pairwise tree of a row of at most
+# COLS_STACK_N elements in their cols kernels leaf by leaf, one lane a column, where the view holds
+# COLS_STACK_MIN columns or more, COLS_STACK_K a batch row, in blocks of
 # COLS_STACK_BLOCK columns: leaf j meets the stacked roots its trailing one bits name, the earlier on
 # the left, the same combines in the same order as the tree over a [TILE, BLOCK] tile, whose levels
 # Triton runs as exchanges between threads. The leaves are a loop (one copy of the element's code, one
@@ -162,15 +182,53 @@ FREE_COLS_BLOCK = 256
 # bits equal at every point), us, torch / before / stack: sum bf16 4096 x 64 x 512 95.1 / 112.9 / 93.1,
 # 4096 x 16 x 256 10.4 / 11.5 / 8.1; nansum bf16 4096 x 64 x 512 98.9 / 130.7 / 92.5; amax bf16 4096 x 64
 # x 128 35.8 / 33.3 / 28.3; f32 16 x 32 x 8192 4.9 / 4.8 / 3.9. At rows of 96-128 the serial walk lost
-# (sum bf16 1024 x 128 x 1024 95.7 -> 179.2, 8 x 96 x 4096 4.1 -> 23.9): COLS_STACK_N 64. vector_norm's
-# element (a power) lost at most points (bf16 4096 x 16 x 256 15.3 -> 21.4). Over run 101's points
-# at this rule, geomean torch / redgen: sum 0.940 -> 1.000 (24 points; slower than torch 14 -> 12), amax
-# 1.177 -> 1.277 (10 -> 8), mean 0.941 -> 1.031, nansum 0.855 -> 0.963, amin 1.082 -> 1.215 (10 each);
+# (sum bf16 1024 x 128 x 1024 95.7 -> 179.2, 8 x 96 x 4096 4.1 -> 23.9), and vector_norm's element (a
+# power) at most points (bf16 4096 x 16 x 256 15.3 -> 21.4): rows of at most 64, vector_norm without.
+# Over run 101's points at that rule, geomean torch / redgen: sum 0.940 -> 1.000 (24 points; slower
+# than torch 14 -> 12), amax 1.177 -> 1.277 (10 -> 8), mean 0.941 -> 1.031, nansum 0.855 -> 0.963, amin 1.082 -> 1.215 (10 each);
 # no point more than 2% slower than before.
-COLS_STACK_MIN = 32768
-COLS_STACK_N = 64
-COLS_STACK_K = 64
+#
+# Run 102 took the leaves in groups of COLS_STACK_LEAVES a loop iteration (a power of two, at most TILE
+# and 2**COLS_STACK_GROUP_LEVELS), their loads issued together: a group's leaves climb a stack resolved
+# at compile time, its root the loop's; the same tree whatever the group. Groups of 4 from a TILE of
+# COLS_STACK_GROUP_TILE (us, one lane a leaf / groups of 4 / the TILE walk, bits equal at every point):
+# sum bf16 256 x 100 x 1000 51.5 / 31.3 / 32.0, f32 1024 x 128 x 1024 216.5 / 177.3 / 180.3; nansum bf16
+# 256 x 100 x 1000 52.7 / 26.1 / 29.7 (groups of 8: 34.7); vector_norm bf16 4096 x 64 x 512 189.5 / 95.6 /
+# 122.9, 4096 x 16 x 256 21.2 / 13.1 / 15.3. At a TILE of 8 single leaves (vector_norm bf16 16384 x 8 x
+# 64: 16.7 against groups of 4 20.7). So rows of 65-128 (COLS_STACK_LONG_N up) take the stack too,
+# where the view holds COLS_STACK_LONG_MIN columns or more: their serial walk needs more programs (64 x
+# 128 x 1024, 65536 columns: sum bf16 14.4 against 6.5 for the TILE walk); and vector_norm's element
+# (a power) no longer loses: 4 leaves an iteration hide it. Run 103 placed COLS_STACK_LONG_MIN: 128 x 128
+# x 1024 (131072 columns) lost (sum bf16 12.0 -> 16.1, f32 27.6 -> 36.2), 192 x 100 x 1000 won (23.5 ->
+# 20.7, f32 38.8 -> 37.2); and, with the columns flat across batch rows (COLS_FLAT_BELOW), any K > 1
+# (COLS_STACK_K 2): sum bf16 65536 x 8 x 2 48.9 -> 2.3 us (torch 3.0), 8192 x 16 x 8 8.2 -> 2.2 (3.4),
+# 2048 x 32 x 16 3.8 -> 2.6 (3.9).
+# Run 105 (H200, bits equal) took blocks of 128 columns (twice the programs) on views of fewer columns,
+# where the rule kept the TILE walk, us, torch / TILE walk / stack at 256 / at 128 columns: sum f32 128
+# x 128 x 1024 18.5 / 23.5 / 33.7 / 19.2; 96 x 96 x 1024 7.0 / 13.7 / 14.9 / 7.2; 64 x 128 x 1024 6.5 /
+# 9.2 / 14.4 / 6.4; bf16 4096 x 64 x 4 (16384 columns) 3.7 / 5.7 / 3.9 / 3.3; amax f32 96 x 96 x 1024 7.6
+# / 14.6 / 11.0 / 7.6. It lost at 16384 columns of rows of 96-128 (sum bf16 16 x 128 x 1024 4.1 / 3.1 /
+# 14.0 / 5.4) and for vector_norm at some points (bf16 64 x 128 x 1024 5.0 / 9.1 / 10.6 / 10.3; 256 x 16
+# x 64 3.0 / 1.8 / 2.3 / 2.2). So COLS_STACK_MIN 16384 and COLS_STACK_LONG_MIN 65536, in blocks of
+# COLS_STACK_SMALL_BLOCK columns below COLS_STACK_SMALL (run 103's rule's edge, where 256 won: 192 x 100
+# x 1000).
+COLS_STACK_MIN = 16384
+COLS_STACK_N = 128
+COLS_STACK_K = 2
 COLS_STACK_BLOCK = 256
+COLS_STACK_LONG_N = 64
+COLS_STACK_LONG_MIN = 65536
+COLS_STACK_SMALL = 163840
+COLS_STACK_SMALL_BLOCK = 128
+COLS_STACK_LEAVES = 4
+COLS_STACK_GROUP_TILE = 16
+COLS_STACK_GROUP_LEVELS = 3
+# Those two walks (free_cols, cols_stack), one lane a column, take their columns in their flat order
+# m * K + k, across batch rows, where K is shorter than COLS_FLAT_BELOW and their block: a program of a
+# block cut to a short K held few columns. Run 103 (bits equal at every point): sum bf16 16384 x 8 x 64
+# 12.9 -> 5.1 us (torch 7.0), f32 13.3 -> 8.8 (11.9); at K 128 flat and a block of 128 were even (sum
+# bf16 4096 x 64 x 128 25.6 / 28.1, f32 50.3 / 47.9; nansum bf16 512 x 32 x 128 3.6 / 3.2).
+COLS_FLAT_BELOW = 128
 # The rows kernel's fused walk of those rows (K == 1, an op without a row kernel) takes rows until a
 # program holds ROWS_TILE_ELEMS elements of its [BLOCK, TILE] tile. A program a row was bound by the
 # grid: sum bf16 16384 x 8-128 took 11.3 us at every length, 65536 x 128 41 against torch's 9.7
@@ -406,7 +464,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         free_cols=free_cols,
         cols_stack=(one_read and not free_cols and len(op.inputs) == 1 and not op.locals and not op.reduce_axes
-                    and not _reads_position(op) and not helpers([r.expr for r in op.reductions])),
+                    and not _reads_position(op)),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
             combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),

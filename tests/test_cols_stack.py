@@ -1,11 +1,13 @@
 """The cols kernels of the one-read ops of one input read element by element (sum, mean, nansum,
-amax, amin; plan.Plan.cols_stack) build the TILE-lane pairwise tree of a short row leaf by leaf, one
-lane a column (STACK), where the view holds COLS_STACK_MIN columns or more, COLS_STACK_K a batch row,
-at rows of at most COLS_STACK_N: leaf j meets the stacked roots its trailing one bits name, the
-earlier on the left. The same combines in the same order as the tree over a [TILE, BLOCK] tile, so
-the same bits: these tests compare the two walks at lengths around every tile the stack takes (up to
-SHORT_TILE_MAX, which the kernel serves), with NaNs, infinities and zeros of both signs, and check
-which launches and plans take it and that the empirical check compares it."""
+amax, amin, vector_norm; plan.Plan.cols_stack) build the TILE-lane pairwise tree of a short row leaf by
+leaf, one lane a column (STACK), where the view holds COLS_STACK_MIN columns or more (COLS_STACK_LONG_MIN
+at rows longer than COLS_STACK_LONG_N), COLS_STACK_K a batch row, at rows of at most COLS_STACK_N:
+leaf j meets the stacked roots its trailing one bits name, the earlier on the left, STACK leaves a
+loop iteration (a group's stack resolved when the kernel compiles, its root the loop's). The same
+combines in the same order as the tree over a [TILE, BLOCK] tile, so the same bits: these tests
+compare the two walks at lengths around every tile the stack takes (up to SHORT_TILE_MAX, which the
+kernel serves) and at every group, with NaNs, infinities and zeros of both signs, and check which
+launches and plans take it and that the empirical check compares it."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from tests.launch_spy import knobs, launches
 ROOT = Path(__file__).resolve().parent.parent
 # every tile the stack takes (8 .. 128), a length either side of each, and past them
 LENGTHS = (1, 5, 8, 9, 16, 17, 31, 33, 63, 64, 65, 100, 127, 128, 129)
-OPS = ("sum", "mean", "nansum", "amax", "amin")
+OPS = ("sum", "mean", "nansum", "amax", "amin", "vector_norm")
 
 
 def _bits(t: torch.Tensor) -> torch.Tensor:
@@ -52,35 +54,61 @@ def test_the_stack_gives_the_tile_walks_bits(name, monkeypatch):
         x = _tricky(n, gen)
         seen.clear()
         tiled = fn(x, 1)  # 6 columns: the TILE walk
-        assert [c["STACK"] for k, c in seen if k == "_k_cols_fused"] == [False], n
+        assert [c["STACK"] for k, c in seen if k == "_k_cols_fused"] == [0], n
         seen.clear()
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_N=128):
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0):
             stacked = fn(x, 1)
-        assert [(c["STACK"], c["TILE"]) for k, c in seen if k == "_k_cols_fused"] == [(n <= 128, mod._tile(n))], n
+        leaves = (1 if n <= 8 else min(plan.COLS_STACK_LEAVES, mod._tile(n))) if n <= 128 else 0
+        assert [(c["STACK"], c["TILE"]) for k, c in seen if k == "_k_cols_fused"] == [(leaves, mod._tile(n))], n
         assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
 
 
-def test_which_views_take_the_stack(monkeypatch):
-    """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_N;
-    a natural call there launches STACK in blocks of COLS_STACK_BLOCK columns, with the TILE walk's bits."""
+@pytest.mark.parametrize("leaves", [1, 2, 4, 8, 16])
+def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
+    """STACK leaves a loop iteration, from any TILE (COLS_STACK_GROUP_TILE 1): at most TILE and 8 (the
+    kernels' group stack: 16 launches 8), the same bits as the TILE walk at every tile."""
     mod = importlib.import_module("generated.cuda.sum")
-    at, n = plan.COLS_STACK_MIN, plan.COLS_STACK_N
-    assert mod._schedule(1, n, at)[3] == plan.COLS_STACK_BLOCK
-    assert mod._schedule(1, n, at - 1)[3] != plan.COLS_STACK_BLOCK
-    assert mod._schedule(at // 16, 8, plan.COLS_STACK_K - 1)[3] != plan.COLS_STACK_BLOCK
-    assert mod._schedule(1, n + 1, at)[3] != plan.COLS_STACK_BLOCK
     seen = launches(mod, monkeypatch)
+    gen = torch.Generator().manual_seed(3)
+    for n in (1, 2, 3, 7, 8, 13, 16, 31, 33, 64, 100, 128):
+        x = _tricky(n, gen)
+        tiled = mod.sum(x, 1)
+        seen.clear()
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_LEAVES=leaves,
+                   COLS_STACK_GROUP_TILE=1):
+            stacked = mod.sum(x, 1)
+        assert [c["STACK"] for k, c in seen] == [min(leaves, mod._tile(n), 8)], n
+        assert torch.equal(_bits(stacked), _bits(tiled)), (leaves, n)
+
+
+def test_which_views_take_the_stack(monkeypatch):
+    """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_LONG_N;
+    from COLS_STACK_LONG_MIN at longer rows up to COLS_STACK_N; in blocks of COLS_STACK_SMALL_BLOCK columns
+    below COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. A natural call there launches STACK, with the
+    TILE walk's bits."""
+    mod = importlib.import_module("generated.cuda.sum")
+    small, wide = plan.COLS_STACK_SMALL_BLOCK, plan.COLS_STACK_BLOCK
+    at, n = plan.COLS_STACK_MIN, plan.COLS_STACK_LONG_N
+    assert mod._walk_block(1, n, at) == small and mod._walk_block(1, 1, plan.COLS_STACK_SMALL) == wide
+    assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, at) == 0
+    assert mod._schedule(at, 8, 1)[2] == "rows"  # K 1: the rows kernels (COLS_STACK_K 2: any K > 1)
+    at, n = plan.COLS_STACK_LONG_MIN, plan.COLS_STACK_N
+    assert mod._walk_block(1, n, at) == mod._walk_block(1, plan.COLS_STACK_LONG_N + 1, at) == small
+    assert mod._walk_block(1, n, plan.COLS_STACK_SMALL) == wide
+    assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, 1 << 20) == 0
+    assert mod._schedule(1, n, at)[3:5] == (small, at // small)
+    seen = launches(mod, monkeypatch)
+    at = plan.COLS_STACK_MIN
     x = torch.randn(1, 9, at, generator=torch.Generator().manual_seed(4))
     got = mod.sum(x, 1)
     assert [(k, c["STACK"], c["TILE"], c["BLOCK"]) for k, c in seen] == [
-        ("_k_cols_fused", True, 16, plan.COLS_STACK_BLOCK)]
+        ("_k_cols_fused", plan.COLS_STACK_LEAVES, 16, small)]
     with knobs(mod, COLS_STACK_MIN=at + 1):
         assert torch.equal(_bits(mod.sum(x, 1)), _bits(got))
 
 
 @pytest.mark.parametrize(("name", "stack"), [
     *((n, True) for n in OPS),
-    ("vector_norm", False),  # its element calls a helper (a power): slower in the serial loop (run 101)
     ("nll_loss", False),  # two inputs, reads the position
     ("mean_2axes", False),  # two reduce axes walked in place
     ("argmax", False),  # order-free: its own one-lane walk (plan.Plan.free_cols)
@@ -124,3 +152,33 @@ def test_the_empirical_check_compares_the_stack(tampered, monkeypatch):
         assert failure == "the cols_stack form and the natural call differ (f32, N=35, K=3)"
     else:
         assert failure is None and compared > 4
+
+
+@pytest.mark.parametrize("name", ["sum", "argmax"])
+def test_flat_columns_give_the_same_bits(name, monkeypatch):
+    """The stack and the order-free walk take their columns in their flat order m * K + k, across batch
+    rows, where K is shorter than COLS_FLAT_BELOW and their block (FLAT): which program computes a
+    column, so the bits of a block cut to K (COLS_FLAT_BELOW 0), of the wider block and of the TILE
+    walk, at every K."""
+    mod = importlib.import_module(f"generated.cuda.{name}")
+    fn = getattr(mod, name)
+    walk = dict(COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0) if name == "sum" else dict(
+        FREE_COLS_MIN=0, FREE_COLS_K=0, FREE_COLS_LONG_MIN=0, FREE_COLS_LONG_K=0)
+    seen = launches(mod, monkeypatch)
+    gen = torch.Generator().manual_seed(5)
+    shapes = ((3, 9, 2), (5, 33, 3), (2, 100, 17), (7, 8, 64), (1, 5, 127))
+    for (m, n, k) in shapes + (((2, 300, 5),) if name == "argmax" else ()):  # a longer row: its own lanes
+        x = torch.randn(m, n, k, generator=gen)
+        x[0, n // 2, 0] = float("nan")
+        tiled = fn(x, 1)
+        seen.clear()
+        with knobs(mod, **walk):
+            flat = fn(x, 1)
+            block = mod._schedule(m, n, k)[3]
+        assert [c["FLAT"] for _, c in seen] == [True] and block > k, (m, n, k)  # a block across batch rows
+        with knobs(mod, **walk, COLS_FLAT_BELOW=0):
+            cut = fn(x, 1)
+        with knobs(mod, **walk, **{"COLS_STACK_SMALL" if name == "sum" else "FREE_COLS_SMALL": 0}):
+            wide = fn(x, 1)  # the walk's wider block, whatever the columns
+        got = [(_bits(t) if t.is_floating_point() else t) for t in (tiled, flat, cut, wide)]
+        assert all(torch.equal(got[0], g) for g in got[1:]), (name, m, n, k)

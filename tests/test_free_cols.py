@@ -1,9 +1,11 @@
 """The cols kernels of an op whose combiners are all order-free (argmax, argmin) walk a row of at
 most LANES elements one element after another, one lane a column (TILE 1), where the view holds
-FREE_COLS_MIN columns or more, FREE_COLS_K or more a batch row (plan.Plan.free_cols). Any walk of a
-total order selects the same state, so the bits are the TILE-lane walk's: these tests compare the
-two at lengths around every tile the walk takes, with ties, NaNs and zeros of both signs, and check
-which launches take it and that the empirical check compares it."""
+FREE_COLS_MIN columns or more, FREE_COLS_K or more a batch row, and a longer row of one chunk in
+FREE_COLS_LONG_TILE lanes where it holds FREE_COLS_LONG_MIN columns, FREE_COLS_LONG_K a batch row
+(plan.Plan.free_cols). Any walk of a total order selects the same state, so the bits are the
+TILE-lane walk's: these tests compare the two at lengths around every tile the walk takes, with ties,
+NaNs and zeros of both signs, and check which launches take it and that the empirical check compares
+it."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from redgen.verify.empirical import case as empirical_case
 from tests.launch_spy import knobs, launches
 
 ROOT = Path(__file__).resolve().parent.parent
-LENGTHS = (1, 5, 8, 9, 35, 128, 129, 200, 256, 257)
+LENGTHS = (1, 5, 8, 9, 35, 128, 129, 200, 256, 257, 1000, 4096)
 
 
 def _tricky(n: int, gen: torch.Generator) -> torch.Tensor:
@@ -45,26 +47,33 @@ def test_the_one_lane_walk_gives_the_tile_walks_bits(name, monkeypatch):
         tiled = fn(x, 1)  # 6 columns: the TILE walk
         assert [c["TILE"] for k, c in seen if k == "_k_cols_fused"] == [mod._tile(n)], n
         seen.clear()
-        with knobs(mod, FREE_COLS_MIN=0, FREE_COLS_K=0):
+        with knobs(mod, FREE_COLS_MIN=0, FREE_COLS_K=0, FREE_COLS_LONG_MIN=0, FREE_COLS_LONG_K=0):
             free = fn(x, 1)
-        assert [c["TILE"] for k, c in seen if k == "_k_cols_fused"] == [1 if n <= 256 else 256], n
+        lanes = 1 if n <= 256 else plan.FREE_COLS_LONG_TILE
+        assert [c["TILE"] for k, c in seen if k == "_k_cols_fused"] == [lanes], n
         assert torch.equal(free, tiled), (name, n)
         assert torch.equal(free, want(x, 1)), (name, n)
 
 
 def test_which_views_take_the_one_lane_walk(monkeypatch):
     """From FREE_COLS_MIN columns (M * K), FREE_COLS_K a batch row, at rows of at most LANES; a natural
-    call there launches TILE 1 in blocks of FREE_COLS_BLOCK columns and gives torch's indices."""
+    call there launches TILE 1 in blocks of FREE_COLS_SMALL_BLOCK columns below FREE_COLS_SMALL columns,
+    else FREE_COLS_BLOCK, and gives torch's indices."""
     mod = importlib.import_module("generated.cuda.argmax")
     at, below = plan.FREE_COLS_MIN, plan.FREE_COLS_MIN - 1
-    assert mod._schedule(1, 256, at)[3] == plan.FREE_COLS_BLOCK
-    assert mod._schedule(at // 4, 8, plan.FREE_COLS_K - 1)[3] != plan.FREE_COLS_BLOCK  # too few a batch row
-    assert mod._schedule(1, 256, below)[3] != plan.FREE_COLS_BLOCK
-    assert mod._schedule(1, 257, at)[3] != plan.FREE_COLS_BLOCK
+    assert mod._schedule(1, 256, at)[3] == plan.FREE_COLS_SMALL_BLOCK
+    assert mod._schedule(1, 256, plan.FREE_COLS_SMALL)[3] == plan.FREE_COLS_BLOCK
+    assert mod._schedule(at, 8, 1)[2] == "rows"  # K 1: the rows kernels (FREE_COLS_K 2: any K > 1)
+    assert mod._free_cols(1, 256, below) == mod._free_cols(1, 257, at) == 0
+    # longer rows of one chunk: from FREE_COLS_LONG_MIN columns, FREE_COLS_LONG_K a batch row
+    at, k = plan.FREE_COLS_LONG_MIN, plan.FREE_COLS_LONG_K
+    assert mod._schedule(1, 257, at)[3] == mod._schedule(1, 4096, at)[3] == plan.FREE_COLS_LONG_BLOCK
+    assert mod._free_cols(1, 4096, at) == plan.FREE_COLS_LONG_TILE
+    assert mod._free_cols(1, 4097, at) == mod._free_cols(1, 257, at - 1) == mod._free_cols(at, 257, k - 1) == 0
     seen = launches(mod, monkeypatch)
-    x = torch.randn(1, 8, at, generator=torch.Generator().manual_seed(1))
+    x = torch.randn(1, 8, plan.FREE_COLS_MIN, generator=torch.Generator().manual_seed(1))
     got = mod.argmax(x, 1)
-    assert [(k, c["TILE"], c["BLOCK"]) for k, c in seen] == [("_k_cols_fused", 1, plan.FREE_COLS_BLOCK)]
+    assert [(k, c["TILE"], c["BLOCK"]) for k, c in seen] == [("_k_cols_fused", 1, plan.FREE_COLS_SMALL_BLOCK)]
     assert torch.equal(got, torch.argmax(x, 1))
 
 

@@ -332,17 +332,25 @@ def prove(plan: Plan) -> Certificate:
                f"empirical check compares the natural call at every length up to SHORT_TILE_MAX and every K with "
                f"the same call walking {lanes} lanes (its long_tile form), as its forced paths do",) if plan.short_tile else ()),
             *((f"the cols kernels' walk of a row of at most {lanes} elements one lane a column (TILE 1, FREE_COLS_BLOCK "
-               f"columns a program) where the view holds FREE_COLS_MIN columns or more, FREE_COLS_K or more a batch row: "
-               f"every combiner here is "
+               f"columns a program, FREE_COLS_SMALL_BLOCK below FREE_COLS_SMALL) where the view holds FREE_COLS_MIN columns or more, FREE_COLS_K or more a batch row, "
+               f"and of a longer row of one chunk in FREE_COLS_LONG_TILE lanes (FREE_COLS_LONG_BLOCK columns) where it "
+               f"holds FREE_COLS_LONG_MIN columns or more, FREE_COLS_LONG_K a batch row: every combiner here is "
                f"order-free (a total order on the states: any walk and any tree select the same one); the "
                f"empirical check compares the natural call at every length and every K > 1 with the same call "
-               f"walking one lane a column whatever the columns (its free_cols form)",) if plan.free_cols else ()),
+               f"taking these walks whatever the columns (its free_cols form)",) if plan.free_cols else ()),
+            *(("the cols kernels' own walk (one lane a column) taking its columns in their flat order m * K + k, "
+               "across batch rows, where K is shorter than COLS_FLAT_BELOW and the walk's block (FLAT): which "
+               "program computes a column; the empirical check's forms of that walk take it at K 3 and a block "
+               "cut to K at K 5",) if plan.free_cols or plan.cols_stack else ()),
             *(("the cols kernels' walk of a row of at most COLS_STACK_N elements (one chunk) one lane a column "
-               "(STACK, COLS_STACK_BLOCK columns a program) where the view holds COLS_STACK_MIN columns or more, "
-               "COLS_STACK_K or more a batch row: leaf j is lane j of the TILE walk, its element or none "
-               "combined into the identity, and the TILE-lane tree is built leaf by leaf, leaf j meeting the "
-               "stacked roots its trailing one bits name, each on the left: pairs (2j, 2j+1) at every level, "
-               "the same combines in the same order, then the same levels above TILE; the empirical check "
+               "(STACK, COLS_STACK_BLOCK columns a program, COLS_STACK_SMALL_BLOCK below COLS_STACK_SMALL) where the view holds COLS_STACK_MIN columns or more "
+               "(COLS_STACK_LONG_MIN at rows longer than COLS_STACK_LONG_N), COLS_STACK_K or more a batch row: "
+               "leaf j is lane j of the TILE walk, its element or none combined into the identity, and the "
+               "TILE-lane tree is built leaf by leaf, leaf j meeting the stacked roots its trailing one bits "
+               "name, each on the left: pairs (2j, 2j+1) at every level, the same combines in the same order, "
+               "then the same levels above TILE; leaves taken STACK a loop iteration (COLS_STACK_LEAVES from a "
+               "TILE of COLS_STACK_GROUP_TILE) climb the group's stack by the bits of their place in the group, "
+               "the group's root the loop's by the group's number: the same climb; the empirical check "
                "compares the natural call at every length and every K > 1 with the same call taking this walk "
                "whatever the columns (its cols_stack form)",) if plan.cols_stack else ()),
             "index width (WIDE: int64 index arithmetic where the launcher's sizes could pass 2**31 - 1, "
