@@ -15,13 +15,14 @@ import jinja2
 
 from redgen import __version__, combiners, ir, targets
 from redgen.errors import BadTune, MissingTemplates, did_you_mean
-from redgen.exprs import helpers, render
+from redgen.exprs import helpers, narrowed, pow_form, pow_params, render
 from redgen.ir import inputs_read, locals_read, reductions_read, stage_needed
 from redgen.names import usable
 from redgen.plan import (
     ALIGN_MAX,
     COLS_FLAT_BELOW,
     COLS_STACK_BLOCK,
+    COLS_STACK_FLAT_MIN,
     COLS_STACK_GROUP_LEVELS,
     COLS_STACK_GROUP_TILE,
     COLS_STACK_K,
@@ -33,6 +34,7 @@ from redgen.plan import (
     COLS_STACK_SMALL,
     COLS_STACK_SMALL_BLOCK,
     FREE_COLS_BLOCK,
+    FREE_COLS_FLAT_MIN,
     FREE_COLS_K,
     FREE_COLS_LONG_BLOCK,
     FREE_COLS_LONG_K,
@@ -109,6 +111,7 @@ class ValueCtx:
     spec: str = ""
     pub: str = ""
     line: int = 0  # the spec line of the expression: the kernel line's `# spec:LINE` comment
+    form: str = ""  # a parameter an expression raises to: the constexpr beside it (exprs.pow_form)
 
 
 @dataclass(frozen=True)
@@ -259,9 +262,9 @@ class ModuleCtx:
     row_tile_warp_lanes: int = 0  # the row kernel's warps there: one a this many elements (0: no "row")
     cols_tile_block: int = 0
     cols_tile_elems: int = 0  # plan.Plan.cols_tile_elems (0: none)
-    # plan.Plan.free_cols: the cols kernels' walk one lane a column from free_cols_min columns,
-    # free_cols_k a batch row, in blocks of free_cols_block (free_cols_small_block below free_cols_small
-    # columns); at longer rows free_cols_long_tile lanes
+    # plan.Plan.free_cols: the cols kernels' walk one lane a column from free_cols_min columns
+    # (free_cols_flat_min at a short row and K), free_cols_k a batch row, in blocks of free_cols_block
+    # (free_cols_small_block below free_cols_small columns); at longer rows free_cols_long_tile lanes
     # from free_cols_long_min columns, free_cols_long_k a batch row, in blocks of free_cols_long_block
     # (0: none)
     free_cols_min: int = 0
@@ -273,22 +276,26 @@ class ModuleCtx:
     free_cols_long_block: int = 0
     free_cols_long_min: int = 0
     free_cols_long_k: int = 0
+    free_cols_flat_min: int = 0
     # plan.Plan.cols_stack: the cols kernels' lane tree leaf by leaf from cols_stack_min columns,
-    # cols_stack_k a batch row (cols_stack_long_min at rows longer than cols_stack_long_n), in blocks of
-    # cols_stack_block (cols_stack_small_block below cols_stack_small columns), cols_stack_leaves leaves a loop iteration from a TILE of cols_stack_group_tile;
-    # stack_levels its loop's stack's depth (0: none), stack_group_levels its group's
+    # cols_stack_k a batch row (cols_stack_long_min at rows longer than cols_stack_long_n,
+    # cols_stack_flat_min there at a short K), in blocks of cols_stack_block (cols_stack_small_block
+    # below cols_stack_small columns), cols_stack_leaves leaves a loop iteration from a TILE of
+    # cols_stack_group_tile; stack_levels its loop's stack's depth (0: none), stack_group_levels its group's
     cols_stack_min: int = 0
     cols_stack_n: int = 0
     cols_stack_k: int = 0
     cols_stack_block: int = 0
     cols_stack_long_n: int = 0
     cols_stack_long_min: int = 0
+    cols_stack_flat_min: int = 0
     cols_stack_small: int = 0
     cols_stack_small_block: int = 0
     cols_stack_leaves: int = 0
     cols_stack_group_tile: int = 0
     stack_levels: int = 0
     stack_group_levels: int = 0
+    stack_widen: bool = False  # the stack walk's loads widened through _rg_f32 (exprs.narrowed)
     # the cols kernels' own walk (free_cols, cols_stack) in flat columns m * K + k where K is shorter
     # than cols_flat_below and the walk's block (FLAT; 0: no such walk)
     cols_flat_below: int = 0
@@ -322,7 +329,7 @@ class ModuleCtx:
     renamed: str = ""  # "spec name -> argument" for names the launcher could not keep
     launch_options: str = ""  # keyword arguments of every kernel launch (Target.launch_options)
     # language extensions (issue 14)
-    helpers: tuple[str, ...] = ()  # element-wise helpers to define (functions, fp8 rounding)
+    helpers: tuple[str, ...] = ()  # element-wise helpers to define (functions, fp8 rounding, f32 widening)
     int_inputs: tuple[str, ...] = ()  # integer inputs: loaded as they are, never as float32
     fp8: dict[str, Fp8Ctx] | None = None  # fp8 output formats used -> their rounding constants
     # `reduce N1, N2 as N`: the first input's dims the launcher reduces (fixed by the spec,
@@ -664,6 +671,9 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     early = _row_early(op, [i.name for i in op.inputs if names("input", i.name) in row_inputs]) if plan.row_tiles else ()
     nest = bool(op.reduce_axes) and plan.target == "cuda"  # cuda walks merged reduce axes in place
     knobs = _knob_names(plan, bool(row_extra), bool(early))
+    raised = pow_params([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])
+    # The stack walk's loads widen through _rg_f32 where the element's code could be narrowed.
+    stack_widen = plan.cols_stack and narrowed([r.expr for r in op.reductions] + [v.expr for v in op.locals])
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_file=comment_text(Path(op.path).name),
         spec_digest=op.digest, version=__version__,
@@ -675,7 +685,9 @@ def context(plan: Plan, certificate) -> ModuleCtx:
                               ", ".join(TORCH_DTYPES[d] for d in i.dtypes), spec=i.name, pub=pub[i.name],
                               groups=_groups(group, i.axes), neutral=_neutral(op, i.name))
                      for i in op.inputs),
-        params=tuple(ValueCtx(names("param", p.name), repr(p.default), p.name, pub[p.name]) for p in op.params),
+        params=tuple(ValueCtx(names("param", p.name), repr(p.default), p.name, pub[p.name],
+                              form=pow_form(names("param", p.name)) if p.name in raised else "")
+                     for p in op.params),
         outputs=outputs,
         final_row_locals=_row_locals(op, [o.expr for o in op.outputs if not o.mapped], op.stages, names),
         stages=tuple(stages),
@@ -692,11 +704,13 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         **({"free_cols_min": FREE_COLS_MIN, "free_cols_k": FREE_COLS_K, "free_cols_block": FREE_COLS_BLOCK,
             "free_cols_small": FREE_COLS_SMALL, "free_cols_small_block": FREE_COLS_SMALL_BLOCK,
             "free_cols_long_tile": FREE_COLS_LONG_TILE, "free_cols_long_block": FREE_COLS_LONG_BLOCK,
-            "free_cols_long_min": FREE_COLS_LONG_MIN, "free_cols_long_k": FREE_COLS_LONG_K}
+            "free_cols_long_min": FREE_COLS_LONG_MIN, "free_cols_long_k": FREE_COLS_LONG_K,
+            "free_cols_flat_min": FREE_COLS_FLAT_MIN}
            if plan.free_cols else {}),
         **({"cols_stack_min": COLS_STACK_MIN, "cols_stack_n": COLS_STACK_N, "cols_stack_k": COLS_STACK_K,
             "cols_stack_block": COLS_STACK_BLOCK, "cols_stack_long_n": COLS_STACK_LONG_N,
-            "cols_stack_long_min": COLS_STACK_LONG_MIN, "cols_stack_small": COLS_STACK_SMALL,
+            "cols_stack_long_min": COLS_STACK_LONG_MIN, "cols_stack_flat_min": COLS_STACK_FLAT_MIN,
+            "cols_stack_small": COLS_STACK_SMALL,
             "cols_stack_small_block": COLS_STACK_SMALL_BLOCK, "cols_stack_leaves": COLS_STACK_LEAVES,
             "cols_stack_group_tile": COLS_STACK_GROUP_TILE,
             "stack_levels": (lanes // 2).bit_length() - 1, "stack_group_levels": COLS_STACK_GROUP_LEVELS}
@@ -718,8 +732,10 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         index_extreme=next((r.spec.extreme for r in op.reductions if r.index), ""),
         signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,
         launch_options=targets.get(plan.target).launch_options,
+        stack_widen=stack_widen,
         helpers=helpers([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])
-        + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})),
+        + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES}))
+        + (("f32",) if stack_widen else ()),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,

@@ -41,8 +41,13 @@ def render(e: ir.E, name: Callable[[ir.Ref], str], cond: bool = False) -> str:
     elif e.fn == "powi":
         n = int(e.args[1].value)  # type: ignore[union-attr]
         text = f"_rg_powi({args[0]}, {abs(n)})" if n > 0 else f"(1.0 / _rg_powi({args[0]}, {-n}))"
+    elif e.fn == "powf" and _pow_helper(e) == "powpa":
+        # |a| ** b: the helper takes a itself (b 2 is a * a, the sign squared away).
+        text = f"_rg_powpa({render(e.args[0].args[0], name)}, {args[1]}, {pow_form(args[1])})"  # type: ignore[union-attr]
+    elif e.fn == "powf" and _pow_helper(e) == "powp":
+        text = f"_rg_powp({args[0]}, {args[1]}, {pow_form(args[1])})"
     elif e.fn == "powf":
-        text = f"_rg_{_pow_helper(e)}({args[0]}, {args[1]})"
+        text = f"_rg_powf({args[0]}, {args[1]})"
     else:
         text = functions.FUNCTIONS[e.fn].triton.format(*args)
     return f"({text} != 0.0)" if cond else text
@@ -50,9 +55,55 @@ def render(e: ir.E, name: Callable[[ir.Ref], str], cond: bool = False) -> str:
 
 def _pow_helper(e: ir.Apply) -> str:
     """`a ** b` with a non-literal exponent: powp where b is a parameter (one value a launch,
-    so the kernel branches on it: b 2 and 1 exactly, without exp and log), else powf."""
-    b = e.args[1]
-    return "powp" if isinstance(b, ir.Ref) and b.kind == "param" else "powf"
+    which the launcher reads into the constexpr pow_form(b): b 2 and 1 exactly, without exp and
+    log), powpa where a is moreover abs(x), else powf."""
+    a, b = e.args
+    if not (isinstance(b, ir.Ref) and b.kind == "param"):
+        return "powf"
+    return "powpa" if isinstance(a, ir.Apply) and a.fn == "abs" else "powp"
+
+
+def pow_form(param: str) -> str:
+    """The constexpr a kernel takes beside parameter `param` (an emitter name, p_<i>) where an
+    expression raises to it: the launcher's reading of its value (_pow_form)."""
+    return f"{param.upper()}_FORM"
+
+
+def pow_params(exprs: list[ir.E]) -> set[str]:
+    """The spec names of the parameters the expressions raise to (powp, powpa)."""
+    found: set[str] = set()
+
+    def walk(x: ir.E) -> None:
+        if isinstance(x, ir.Apply):
+            if x.fn == "powf" and _pow_helper(x) != "powf":
+                found.add(x.args[1].name)  # type: ignore[union-attr]
+            for a in x.args:
+                walk(a)
+
+    for e in exprs:
+        walk(e)
+    return found
+
+
+# Functions the compiler runs exactly in a narrower type: applied to a 16-bit load widened to
+# float32 it may narrow them to packed 16-bit instructions on pairs of loads (see _rg_f32).
+_NARROWED = {"abs", "neg", *functions.COMPARISONS}
+
+
+def narrowed(exprs: list[ir.E]) -> bool:
+    """Whether an expression applies a function the compiler may narrow (_NARROWED) to an input
+    itself; a power of abs(x) to a parameter (powpa) does not count: its helper squares x itself."""
+
+    def walk(x: ir.E) -> bool:
+        if not isinstance(x, ir.Apply):
+            return False
+        if x.fn == "powf" and _pow_helper(x) == "powpa":
+            return walk(x.args[0].args[0]) or walk(x.args[1])  # type: ignore[union-attr]
+        if x.fn in _NARROWED and any(isinstance(a, ir.Ref) and a.kind == "input" for a in x.args):
+            return True
+        return any(walk(a) for a in x.args)
+
+    return any(walk(e) for e in exprs)
 
 
 def helpers(exprs: list[ir.E]) -> tuple[str, ...]:

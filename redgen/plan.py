@@ -167,6 +167,12 @@ FREE_COLS_SMALL_BLOCK = 128
 # 32 x 2048 x 2048 174.9 / 183.0 / 161.0. It lost with fewer columns (16 x 4096 x 1024: 93.6 -> 247.5)
 # and at a block cut to a short K (1024 x 512 x 64: 58.3 -> 70.3), which run 103's flat columns won
 # (45.2, torch 47.9).
+# At rows of at most SHORT_TILE_MAX elements whose K is shorter than COLS_FLAT_BELOW (their columns flat
+# across batch rows) the walk starts at FREE_COLS_FLAT_MIN columns: there the TILE walk's program holds
+# a block cut to that K, few elements. Run 106 (H200, argmax bf16, bits equal), us, torch / TILE walk /
+# this walk at 128 columns, 16384 columns at K 8: rows of 16 6.0 / 3.7 / 2.3; 64 6.9 / 6.4 / 5.0; 96 8.5 /
+# 10.7 / 6.8; 128 10.0 / 10.7 / 8.5; at 8192 columns it lost (rows of 64 3.9 -> 4.8).
+FREE_COLS_FLAT_MIN = 16384
 FREE_COLS_LONG_TILE = 16
 FREE_COLS_LONG_BLOCK = 128
 FREE_COLS_LONG_MIN = 65536
@@ -212,7 +218,13 @@ FREE_COLS_LONG_K = 2
 # x 64 3.0 / 1.8 / 2.3 / 2.2). So COLS_STACK_MIN 16384 and COLS_STACK_LONG_MIN 65536, in blocks of
 # COLS_STACK_SMALL_BLOCK columns below COLS_STACK_SMALL (run 103's rule's edge, where 256 won: 192 x 100
 # x 1000).
+# Run 106 (H200, bf16, bits equal): at rows longer than COLS_STACK_LONG_N whose K is shorter than
+# COLS_FLAT_BELOW (the stack's columns flat, the TILE walk's block cut to K) the stack won from 32768
+# columns, us, torch / TILE walk / stack at 128 columns: sum 4096 x 96 x 8 4.3 / 8.3 / 4.8, 4096 x 128 x 8
+# 4.7 / 8.1 / 5.5; at 16384 even (2048 x 96 x 8 4.1 / 5.0 / 4.6, 2048 x 128 x 8 4.5 / 4.8 / 5.4). So
+# COLS_STACK_FLAT_MIN there.
 COLS_STACK_MIN = 16384
+COLS_STACK_FLAT_MIN = 32768
 COLS_STACK_N = 128
 COLS_STACK_K = 2
 COLS_STACK_BLOCK = 256

@@ -56,10 +56,30 @@ def test_the_stack_gives_the_tile_walks_bits(name, monkeypatch):
         tiled = fn(x, 1)  # 6 columns: the TILE walk
         assert [c["STACK"] for k, c in seen if k == "_k_cols_fused"] == [0], n
         seen.clear()
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0):
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0):
             stacked = fn(x, 1)
         leaves = (1 if n <= 8 else min(plan.COLS_STACK_LEAVES, mod._tile(n))) if n <= 128 else 0
         assert [(c["STACK"], c["TILE"]) for k, c in seen if k == "_k_cols_fused"] == [(leaves, mod._tile(n))], n
+        assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
+
+
+@pytest.mark.parametrize("name", ["nansum", "sum"])
+def test_bf16_loads_widen_to_the_same_bits(name, monkeypatch):
+    """nansum's stack walk widens its loads through _rg_f32 (a bfloat16 by a shift of its bits, where
+    the compiler would run x != x on packed pairs: exprs.narrowed), sum's through a conversion: the
+    same values, so the stack gives the TILE walk's bits on bfloat16 with NaNs, infinities, zeros of
+    both signs and subnormals."""
+    mod = importlib.import_module(f"generated.cuda.{name}")
+    fn = getattr(mod, name)
+    source = Path(mod.__file__).read_text()
+    assert ("_rg_f32(tl.load(" in source) is (name == "nansum")
+    gen = torch.Generator().manual_seed(6)
+    for n in (5, 33, 100, 128):
+        x = _tricky(n, gen).to(torch.bfloat16)
+        x[1, n // 3, 0] = torch.tensor(1e-39).to(torch.bfloat16)  # a subnormal
+        tiled = fn(x, 1)
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0):
+            stacked = fn(x, 1)
         assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
 
 
@@ -74,8 +94,8 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
         x = _tricky(n, gen)
         tiled = mod.sum(x, 1)
         seen.clear()
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_LEAVES=leaves,
-                   COLS_STACK_GROUP_TILE=1):
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0,
+                   COLS_STACK_LEAVES=leaves, COLS_STACK_GROUP_TILE=1):
             stacked = mod.sum(x, 1)
         assert [c["STACK"] for k, c in seen] == [min(leaves, mod._tile(n), 8)], n
         assert torch.equal(_bits(stacked), _bits(tiled)), (leaves, n)
@@ -83,7 +103,8 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
 
 def test_which_views_take_the_stack(monkeypatch):
     """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_LONG_N;
-    from COLS_STACK_LONG_MIN at longer rows up to COLS_STACK_N; in blocks of COLS_STACK_SMALL_BLOCK columns
+    from COLS_STACK_LONG_MIN at longer rows up to COLS_STACK_N (COLS_STACK_FLAT_MIN at a K below
+    COLS_FLAT_BELOW); in blocks of COLS_STACK_SMALL_BLOCK columns
     below COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. A natural call there launches STACK, with the
     TILE walk's bits."""
     mod = importlib.import_module("generated.cuda.sum")
@@ -97,6 +118,10 @@ def test_which_views_take_the_stack(monkeypatch):
     assert mod._walk_block(1, n, plan.COLS_STACK_SMALL) == wide
     assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, 1 << 20) == 0
     assert mod._schedule(1, n, at)[3:5] == (small, at // small)
+    # there, at a K below COLS_FLAT_BELOW (flat columns), from COLS_STACK_FLAT_MIN columns
+    flat, k = plan.COLS_STACK_FLAT_MIN, plan.COLS_FLAT_BELOW - 1
+    assert flat < at and mod._cols_stack(flat // 8, n, 8) and mod._cols_stack(-(-flat // k), n, k)
+    assert not mod._cols_stack(flat // 8 - 1, n, 8) and not mod._cols_stack(flat // (k + 1), n, k + 1)
     seen = launches(mod, monkeypatch)
     at = plan.COLS_STACK_MIN
     x = torch.randn(1, 9, at, generator=torch.Generator().manual_seed(4))
@@ -162,8 +187,8 @@ def test_flat_columns_give_the_same_bits(name, monkeypatch):
     walk, at every K."""
     mod = importlib.import_module(f"generated.cuda.{name}")
     fn = getattr(mod, name)
-    walk = dict(COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0) if name == "sum" else dict(
-        FREE_COLS_MIN=0, FREE_COLS_K=0, FREE_COLS_LONG_MIN=0, FREE_COLS_LONG_K=0)
+    walk = dict(COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0) if name == "sum" \
+        else dict(FREE_COLS_MIN=0, FREE_COLS_K=0, FREE_COLS_LONG_MIN=0, FREE_COLS_LONG_K=0, FREE_COLS_FLAT_MIN=0)
     seen = launches(mod, monkeypatch)
     gen = torch.Generator().manual_seed(5)
     shapes = ((3, 9, 2), (5, 33, 3), (2, 100, 17), (7, 8, 64), (1, 5, 127))

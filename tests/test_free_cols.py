@@ -47,7 +47,8 @@ def test_the_one_lane_walk_gives_the_tile_walks_bits(name, monkeypatch):
         tiled = fn(x, 1)  # 6 columns: the TILE walk
         assert [c["TILE"] for k, c in seen if k == "_k_cols_fused"] == [mod._tile(n)], n
         seen.clear()
-        with knobs(mod, FREE_COLS_MIN=0, FREE_COLS_K=0, FREE_COLS_LONG_MIN=0, FREE_COLS_LONG_K=0):
+        with knobs(mod, FREE_COLS_MIN=0, FREE_COLS_K=0, FREE_COLS_LONG_MIN=0, FREE_COLS_LONG_K=0,
+                   FREE_COLS_FLAT_MIN=0):
             free = fn(x, 1)
         lanes = 1 if n <= 256 else plan.FREE_COLS_LONG_TILE
         assert [c["TILE"] for k, c in seen if k == "_k_cols_fused"] == [lanes], n
@@ -56,7 +57,8 @@ def test_the_one_lane_walk_gives_the_tile_walks_bits(name, monkeypatch):
 
 
 def test_which_views_take_the_one_lane_walk(monkeypatch):
-    """From FREE_COLS_MIN columns (M * K), FREE_COLS_K a batch row, at rows of at most LANES; a natural
+    """From FREE_COLS_MIN columns (M * K; FREE_COLS_FLAT_MIN at a short row and K), FREE_COLS_K a batch
+    row, at rows of at most LANES; a natural
     call there launches TILE 1 in blocks of FREE_COLS_SMALL_BLOCK columns below FREE_COLS_SMALL columns,
     else FREE_COLS_BLOCK, and gives torch's indices."""
     mod = importlib.import_module("generated.cuda.argmax")
@@ -65,6 +67,11 @@ def test_which_views_take_the_one_lane_walk(monkeypatch):
     assert mod._schedule(1, 256, plan.FREE_COLS_SMALL)[3] == plan.FREE_COLS_BLOCK
     assert mod._schedule(at, 8, 1)[2] == "rows"  # K 1: the rows kernels (FREE_COLS_K 2: any K > 1)
     assert mod._free_cols(1, 256, below) == mod._free_cols(1, 257, at) == 0
+    # from FREE_COLS_FLAT_MIN columns at rows of at most SHORT_TILE_MAX and a K below COLS_FLAT_BELOW
+    flat, k, n = plan.FREE_COLS_FLAT_MIN, plan.COLS_FLAT_BELOW - 1, mod.SHORT_TILE_MAX
+    assert flat < at and mod._free_cols(-(-flat // k), n, k) == mod._free_cols(flat // 8, 16, 8) == 1
+    assert mod._free_cols(flat // 8 - 1, 16, 8) == mod._free_cols(flat // 8, n + 1, 8) == 0
+    assert mod._free_cols(1, 16, flat) == mod._free_cols(flat // (k + 1), 16, k + 1) == 0  # K past it: FREE_COLS_MIN
     # longer rows of one chunk: from FREE_COLS_LONG_MIN columns, FREE_COLS_LONG_K a batch row
     at, k = plan.FREE_COLS_LONG_MIN, plan.FREE_COLS_LONG_K
     assert mod._schedule(1, 257, at)[3] == mod._schedule(1, 4096, at)[3] == plan.FREE_COLS_LONG_BLOCK

@@ -321,6 +321,39 @@ def test_a_parameter_power_is_exact_at_2_and_1(target, tmp_path):
     assert_accurate(powered(x.abs(), -1, p=3.0), (x.abs().double() ** 3).sum(-1), torch.float32)
 
 
+@pytest.mark.parametrize("target", ["cuda", "ascend"])
+def test_a_parameter_power_of_abs_squares_the_value(target, tmp_path):
+    """`abs(x) ** p` for a parameter p (exprs._pow_helper: _rg_powpa): at p = 2 x * x itself (the
+    same bits as |x| * |x|: the kernel takes no abs there), at p = 1 abs(x), else exp(p * log|x|). The
+    launcher reads p into the kernels' constexpr P_0_FORM (_pow_form: 2, 1, else 0), one value a launch."""
+    powered = _build_text(tmp_path, "apowered", "abs(x) ** p", target)
+    squares = _build_text(tmp_path, "asquares", "x * x", target)
+    plain = _build_text(tmp_path, "aplain", "abs(x)", target)
+    source = (tmp_path / target / "apowered.py").read_text()
+    assert "_rg_powpa(in_0_v, p_0, P_0_FORM)" in source and "P_0_FORM: tl.constexpr" in source
+    form = sys.modules[powered.__module__]._pow_form
+    assert (form(2.0), form(1.0), form(3.0), form(0.5)) == (2, 1, 0, 0)
+    x = randn(3, 300)  # about half negative
+    assert torch.equal(powered(x, -1), squares(x, -1))
+    assert torch.equal(powered(x, -1, p=1.0), plain(x, -1))
+    for p in (3.0, 0.5):
+        assert_accurate(powered(x, -1, p=p), (x.double().abs() ** p).sum(-1), torch.float32)
+
+
+def test_which_expressions_the_compiler_may_narrow():
+    """exprs.narrowed: an abs, a negation or a comparison of an input itself (the compiler may run it
+    on packed 16-bit loads: the stack walk then widens its loads through _rg_f32); not a power of
+    abs(x) to a parameter (its helper squares x), nor a function of a computed value."""
+    from redgen import ir
+    from redgen.exprs import narrowed
+
+    x, p = ir.Ref("input", "x"), ir.Ref("param", "p")
+    assert narrowed([ir.Apply("ne", (x, x))]) and narrowed([ir.Apply("abs", (x,))])
+    assert narrowed([ir.Apply("where", (ir.Apply("ne", (x, x)), ir.Lit(0.0), x))])
+    assert not narrowed([x, ir.Apply("powf", (ir.Apply("abs", (x,)), p))])
+    assert not narrowed([ir.Apply("abs", (ir.Apply("mul", (x, x)),))])
+
+
 # --- a mean over two non-adjacent axes ---------------------------------------------------------------
 @pytest.mark.parametrize("target", ["cuda", "ascend"])
 def test_mean_over_two_non_adjacent_axes(target):

@@ -332,7 +332,8 @@ def prove(plan: Plan) -> Certificate:
                f"empirical check compares the natural call at every length up to SHORT_TILE_MAX and every K with "
                f"the same call walking {lanes} lanes (its long_tile form), as its forced paths do",) if plan.short_tile else ()),
             *((f"the cols kernels' walk of a row of at most {lanes} elements one lane a column (TILE 1, FREE_COLS_BLOCK "
-               f"columns a program, FREE_COLS_SMALL_BLOCK below FREE_COLS_SMALL) where the view holds FREE_COLS_MIN columns or more, FREE_COLS_K or more a batch row, "
+               f"columns a program, FREE_COLS_SMALL_BLOCK below FREE_COLS_SMALL) where the view holds FREE_COLS_MIN columns or more "
+               f"(FREE_COLS_FLAT_MIN at a short row and K), FREE_COLS_K or more a batch row, "
                f"and of a longer row of one chunk in FREE_COLS_LONG_TILE lanes (FREE_COLS_LONG_BLOCK columns) where it "
                f"holds FREE_COLS_LONG_MIN columns or more, FREE_COLS_LONG_K a batch row: every combiner here is "
                f"order-free (a total order on the states: any walk and any tree select the same one); the "
@@ -344,7 +345,8 @@ def prove(plan: Plan) -> Certificate:
                "cut to K at K 5",) if plan.free_cols or plan.cols_stack else ()),
             *(("the cols kernels' walk of a row of at most COLS_STACK_N elements (one chunk) one lane a column "
                "(STACK, COLS_STACK_BLOCK columns a program, COLS_STACK_SMALL_BLOCK below COLS_STACK_SMALL) where the view holds COLS_STACK_MIN columns or more "
-               "(COLS_STACK_LONG_MIN at rows longer than COLS_STACK_LONG_N), COLS_STACK_K or more a batch row: "
+               "(COLS_STACK_LONG_MIN at rows longer than COLS_STACK_LONG_N, COLS_STACK_FLAT_MIN there at a short K), "
+               "COLS_STACK_K or more a batch row: "
                "leaf j is lane j of the TILE walk, its element or none combined into the identity, and the "
                "TILE-lane tree is built leaf by leaf, leaf j meeting the stacked roots its trailing one bits "
                "name, each on the left: pairs (2j, 2j+1) at every level, the same combines in the same order, "
