@@ -33,6 +33,7 @@ from redgen.plan import (
     COLS_STACK_N,
     COLS_STACK_SMALL,
     COLS_STACK_SMALL_BLOCK,
+    COLS_STACK_WIDE_LEAVES,
     FREE_COLS_BLOCK,
     FREE_COLS_FLAT_MIN,
     FREE_COLS_K,
@@ -292,6 +293,7 @@ class ModuleCtx:
     cols_stack_small: int = 0
     cols_stack_small_block: int = 0
     cols_stack_leaves: int = 0
+    cols_stack_wide_leaves: int = 0  # the group at rows past cols_stack_long_n from cols_stack_small columns
     cols_stack_group_tile: int = 0
     stack_levels: int = 0
     stack_group_levels: int = 0
@@ -712,6 +714,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             "cols_stack_long_min": COLS_STACK_LONG_MIN, "cols_stack_flat_min": COLS_STACK_FLAT_MIN,
             "cols_stack_small": COLS_STACK_SMALL,
             "cols_stack_small_block": COLS_STACK_SMALL_BLOCK, "cols_stack_leaves": COLS_STACK_LEAVES,
+            "cols_stack_wide_leaves": COLS_STACK_WIDE_LEAVES,
             "cols_stack_group_tile": COLS_STACK_GROUP_TILE,
             "stack_levels": (lanes // 2).bit_length() - 1, "stack_group_levels": COLS_STACK_GROUP_LEVELS}
            if plan.cols_stack else {}),

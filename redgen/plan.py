@@ -233,6 +233,15 @@ COLS_STACK_LONG_MIN = 65536
 COLS_STACK_SMALL = 163840
 COLS_STACK_SMALL_BLOCK = 128
 COLS_STACK_LEAVES = 4
+# Runs 110-111 (H200, bits equal): groups of COLS_STACK_WIDE_LEAVES 8 leaves at rows longer than
+# COLS_STACK_LONG_N on a view of COLS_STACK_SMALL columns or more (blocks of 256), COLS_STACK_BLOCK or more
+# a batch row, won, us, torch / 4 / 8: sum bf16 1024 x 128 x 1024 70.3 / 79.8 / 67.1, 256 x 128 x 1024
+# 20.6 / 33.2 / 23.0, 64 x 96 x 4096 15.8 / 25.6 / 18.2, f32 192 x 100 x 1000 23.3 / 32.7 / 27.0; mean,
+# vector_norm, amax and amin alike or better (nansum lost: its spec keeps 4). At K 128 and a flat K 64
+# they lost (sum bf16 2048 x 128 x 128 23.2 / 24.6, 4096 x 80 x 64 22.7 / 32.2); with fewer columns
+# (blocks of 128) and at rows of at most 64 too (sum bf16 64 x 128 x 1024 5.7 / 8.6, 4096 x 64 x 512 65.0
+# / 66.7).
+COLS_STACK_WIDE_LEAVES = 8
 COLS_STACK_GROUP_TILE = 16
 COLS_STACK_GROUP_LEVELS = 3
 # Those two walks (free_cols, cols_stack), one lane a column, take their columns in their flat order

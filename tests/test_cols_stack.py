@@ -104,7 +104,8 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
 def test_which_views_take_the_stack(monkeypatch):
     """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_LONG_N;
     from COLS_STACK_LONG_MIN at longer rows up to COLS_STACK_N (COLS_STACK_FLAT_MIN at a K below
-    COLS_FLAT_BELOW); in blocks of COLS_STACK_SMALL_BLOCK columns
+    COLS_FLAT_BELOW), there in groups of COLS_STACK_WIDE_LEAVES from COLS_STACK_SMALL columns and a K of
+    COLS_STACK_BLOCK; in blocks of COLS_STACK_SMALL_BLOCK columns
     below COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. A natural call there launches STACK, with the
     TILE walk's bits."""
     mod = importlib.import_module("generated.cuda.sum")
@@ -118,6 +119,12 @@ def test_which_views_take_the_stack(monkeypatch):
     assert mod._walk_block(1, n, plan.COLS_STACK_SMALL) == wide
     assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, 1 << 20) == 0
     assert mod._schedule(1, n, at)[3:5] == (small, at // small)
+    # groups of COLS_STACK_WIDE_LEAVES there from COLS_STACK_SMALL columns, else COLS_STACK_LEAVES
+    eight, four, cols = plan.COLS_STACK_WIDE_LEAVES, plan.COLS_STACK_LEAVES, plan.COLS_STACK_SMALL
+    assert mod._stack_leaves(cols // 256, n, 256) == mod._stack_leaves(1, n, cols) == eight != four
+    assert mod._stack_leaves(1, n, cols - 1) == mod._stack_leaves(1, 64, 1 << 20) == four
+    assert mod._stack_leaves(cols // 128, n, 128) == four  # a block of columns across batch rows
+    assert importlib.import_module("generated.cuda.nansum").COLS_STACK_WIDE_LEAVES == four  # its spec's tune
     # there, at a K below COLS_FLAT_BELOW (flat columns), from COLS_STACK_FLAT_MIN columns
     flat, k = plan.COLS_STACK_FLAT_MIN, plan.COLS_FLAT_BELOW - 1
     assert flat < at and mod._cols_stack(flat // 8, n, 8) and mod._cols_stack(-(-flat // k), n, k)
