@@ -9,7 +9,7 @@ out  y[M, K]    : like x
 acc  f32
 reduce N: s = sum(abs(x) ** ord)
 y = s ** (1 / ord)
-tile   N = 256, K = 16
+tile   N = 256, K = 32           # K: columns a cols program takes (H200, run 113 of docs/gpu_2026_11_28/README.md)
 split  N fixed_size 4096
 warps  4
 cores  40
