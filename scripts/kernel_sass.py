@@ -1,0 +1,185 @@
+"""What a call of a generated cuda module compiles to on an NVIDIA GPU, on a machine without one.
+
+    python scripts/kernel_sass.py generated/cuda/nansum.py --shape 64,128,1024 --dim 1 --dtype bf16
+    python scripts/kernel_sass.py generated/cuda/vector_norm.py --shape 64,128,1024 --dim 1 --kwarg ord=3
+
+The module's launcher runs on CPU tensors of those shapes (one --shape an input) with its launches
+recorded and not run: its own schedule picks the kernels, grids and constexprs, as it would on the
+GPU. Each launch's kernel is then compiled for the architecture (--arch, default 90: H100 and H200)
+the way Triton's JIT compiles it there: its specialization of every argument (a pointer's and an
+integer's divisibility by 16, an integer 1), the launch's options (num_warps, enable_fp_fusion=False),
+and the installed Triton's own ptxas. For each launch it prints the kernel, grid and constexprs, the
+registers a thread, the local (spilled) bytes, the SASS instructions, the global loads, and how many
+instructions work on packed 16-bit pairs (BF16_V2 / F16_V2 / H*2: the compiler running an element's
+code on two loads at once, which cost the stack walk half its speed in runs 107 and 109 of
+docs/gpu_2026_11_28/README.md). --sass DIR writes each kernel's SASS. It compiles; it times nothing.
+A module whose call goes through another generated module (softmax through softmax_held) is refused
+with that module's device error: name the other one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16", "i64": "int64", "i32": "int32"}
+# An SASS instruction line of cuobjdump: /*0a40*/  [@P0] OPCODE.MODIFIERS operands ;
+_INSTR = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
+# Packed 16-bit arithmetic (HFMA2.MMA is the compiler's idiom for a register move, not arithmetic).
+_PACKED = re.compile(r"^H(ADD|MUL|FMA|SETP|MNMX)2(?!\.MMA)")
+
+
+class Refused(Exception):
+    """A bad argument, named: the script prints it and exits 2."""
+
+
+def _parse(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("module", type=Path, help="a generated cuda module, e.g. generated/cuda/sum.py")
+    p.add_argument("--shape", action="append", required=True, help="an input's shape, e.g. 64,128,1024")
+    p.add_argument("--dim", help="the reduced dim(s), e.g. 1 or 1,2")
+    p.add_argument("--dtype", default="bf16", help=f"the inputs' dtype: {', '.join(DTYPES)} (default bf16)")
+    p.add_argument("--kwarg", action="append", default=[], help="a keyword of the call, e.g. ord=3")
+    p.add_argument("--arch", type=int, default=90, help="the compute capability, 90 for sm_90 (default)")
+    p.add_argument("--sass", type=Path, help="a directory to write each kernel's SASS into")
+    return p.parse_args(argv)
+
+
+def _ints(text: str, what: str) -> list[int]:
+    try:
+        return [int(v) for v in text.split(",")]
+    except ValueError:
+        raise Refused(f"{what} must be integers separated by commas, got {text!r}") from None
+
+
+def _load(path: Path):
+    """The module at `path`, compiled kernels and all (not under the interpreter)."""
+    if not path.is_file():
+        raise Refused(f"no such module: {path}")
+    spec = importlib.util.spec_from_file_location(f"_sass_{path.stem}", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # Triton reads a kernel's source through its module
+    spec.loader.exec_module(mod)
+    if not hasattr(mod, "_go"):
+        raise Refused(f"{path} is not a generated cuda module (its launches do not pass through _go)")
+    if not hasattr(mod, path.stem):
+        raise Refused(f"{path} has no function {path.stem!r}")
+    return mod
+
+
+def record(mod, op: str, tensors, dim, kwargs) -> list:
+    """The launches (kernel, grid, args, constexprs) of `op(*tensors, dim, **kwargs)`, none run. The
+    module takes CPU tensors as under the interpreter; its kernels stay compiled ones."""
+    import numpy
+
+    launches = []
+    mod.numpy = numpy  # the interpreter's launcher quiets numpy around a call
+    mod._INTERPRET = True
+    mod._go = lambda kernel, grid, args, consts: launches.append((kernel, grid, args, dict(consts)))
+    fn = getattr(mod, op)
+    try:
+        fn(*tensors, *(() if dim is None else (dim,)), **kwargs)
+    except (TypeError, ValueError, RuntimeError) as e:
+        raise Refused(f"{op}{tuple(t.shape for t in tensors)}: {e}") from None
+    return launches
+
+
+def compile_launch(kernel, args, consts, arch: int):
+    """`kernel` compiled for sm_<arch> as Triton's JIT would for this launch."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    from triton.compiler.compiler import make_backend
+    from triton.runtime import jit
+
+    target = GPUTarget("cuda", arch, 32)
+    backend = make_backend(target)
+    binder = jit.create_function_from_signature(kernel.signature, kernel.params, backend)
+    bound, specialization, options = binder(*args, **consts)
+    options, signature, constexprs, attrs = kernel._pack_args(backend, consts, bound, specialization, options)
+    return triton.compile(ASTSource(kernel, signature, constexprs, attrs), target=target, options=options.__dict__)
+
+
+def _tool(name: str) -> str:
+    import triton
+
+    return str(Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / name)
+
+
+def inspect_cubin(cubin: bytes) -> tuple[dict[str, int], str]:
+    """cuobjdump's resource usage (REG, STACK, SHARED, LOCAL) and SASS of a cubin."""
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "k.cubin"
+        f.write_bytes(cubin)
+        res = subprocess.run([_tool("cuobjdump"), "-res-usage", str(f)], capture_output=True, text=True, check=True)
+        sass = subprocess.run([_tool("cuobjdump"), "-sass", str(f)], capture_output=True, text=True, check=True)
+    usage = {k: int(v) for k, v in re.findall(r"\b(REG|STACK|SHARED|LOCAL):(\d+)", res.stdout)}
+    return usage, sass.stdout
+
+
+def summary(sass: str) -> dict[str, int]:
+    """Counts of a kernel's SASS: instructions, global loads, packed 16-bit ones."""
+    ops = [m.group(1) for m in map(_INSTR.match, sass.splitlines()) if m]
+    return {"instructions": len(ops), "global loads": sum(o.startswith("LDG") for o in ops),
+            "packed 16-bit": sum(bool(_PACKED.search(o)) for o in ops)}
+
+
+def main(argv=None) -> int:
+    a = _parse(argv)
+    # Compiled kernels, not the interpreter's: Triton reads this when it is imported (a process of its own).
+    if "triton" in sys.modules and os.environ.get("TRITON_INTERPRET", "0") not in ("", "0"):
+        print("kernel_sass: run it in a process of its own, without TRITON_INTERPRET", file=sys.stderr)
+        return 2
+    os.environ.pop("TRITON_INTERPRET", None)
+    try:
+        import torch
+
+        if a.dtype not in DTYPES:
+            raise Refused(f"--dtype must be one of {', '.join(DTYPES)}, got {a.dtype!r}")
+        kwargs = {}
+        for kw in a.kwarg:
+            key, sep, value = kw.partition("=")
+            if not sep:
+                raise Refused(f"--kwarg must be name=value, got {kw!r}")
+            try:
+                kwargs[key] = float(value)
+            except ValueError:
+                raise Refused(f"--kwarg {key}: a number, got {value!r}") from None
+        shapes = [_ints(s, "--shape") for s in a.shape]
+        dim = None if a.dim is None else (lambda d: d[0] if len(d) == 1 else tuple(d))(_ints(a.dim, "--dim"))
+        dtype = getattr(torch, DTYPES[a.dtype])
+        gen = torch.Generator().manual_seed(0)
+        tensors = [torch.randn(s, generator=gen).to(dtype) for s in shapes]
+        mod = _load(a.module)
+        launches = record(mod, a.module.stem, tensors, dim, kwargs)
+    except Refused as e:
+        print(f"kernel_sass: {e}", file=sys.stderr)
+        return 2
+    if a.sass:
+        a.sass.mkdir(parents=True, exist_ok=True)
+    for i, (kernel, grid, args, consts) in enumerate(launches):
+        name = kernel.fn.__name__
+        usage, sass = inspect_cubin(compile_launch(kernel, args, consts, a.arch).asm["cubin"])
+        counts = summary(sass)
+        shown = {k: v for k, v in consts.items() if k not in ("enable_fp_fusion",)}
+        print(f"{name} grid {grid} {shown}")
+        print(f"  sm_{a.arch}: {usage.get('REG', 0)} registers a thread, {usage.get('LOCAL', 0)} local bytes, "
+              + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        top = collections.Counter(m.group(1).split(".")[0] for m in map(_INSTR.match, sass.splitlines()) if m)
+        print("  most frequent: " + ", ".join(f"{op} {n}" for op, n in top.most_common(8)))
+        if a.sass:
+            out = a.sass / f"{i}_{name}.sass"
+            out.write_text(sass)
+            print(f"  SASS: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

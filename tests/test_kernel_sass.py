@@ -1,0 +1,73 @@
+"""scripts/kernel_sass.py: a generated cuda module's call compiled for sm_90 without a GPU (its launches
+recorded, each kernel compiled as Triton's JIT would, the SASS read with the wheel's cuobjdump), and its
+refusals of a bad module, shape, dim, dtype or keyword, each named."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import kernel_sass  # noqa: E402
+
+
+def _run(argv):
+    """The script in a process of its own (Triton compiles there; this one interprets)."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "kernel_sass.py"), *argv], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_a_call_compiles_for_sm_90(tmp_path):
+    """nansum over the middle axis of a view of 16384 columns: the stack walk's kernel, its constexprs,
+    registers and SASS; nansum's widened loads leave no packed 16-bit instruction there."""
+    out = tmp_path / "sass"
+    argv = [str(ROOT / "generated/cuda/nansum.py"), "--shape", "128,64,128", "--dim", "1", "--sass", str(out)]
+    done = _run(argv)
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert "_k_cols_fused grid (128,)" in text and "'STACK': 4" in text
+    assert "registers a thread" in text and ", 0 packed 16-bit" in text
+    sass = (out / "0__k_cols_fused.sass").read_text()
+    assert "LDG" in sass and "HSETP2" not in sass
+
+
+def test_packed_instructions_are_counted():
+    """Packed 16-bit arithmetic counts; HFMA2.MMA (a register move) does not."""
+    sass = "\n".join([
+        "        /*0600*/                   HSETP2.BF16_V2.NAN.AND P5, P6, R16, R16, PT ;",
+        "        /*0610*/              @P3 LDG.E.U16 R16, desc[UR8][R2.64] ;",
+        "        /*0620*/                   HFMA2.MMA R4, -RZ, RZ, 0, 0 ;",
+        "        /*0630*/                   HFMA2.BF16_V2 R28, -RZ.H0_H0, RZ.H0_H0, |R28| ;",
+    ])
+    assert kernel_sass.summary(sass) == {"instructions": 4, "global loads": 1, "packed 16-bit": 2}
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["nope.py", "--shape", "2,3"], "no such module: nope.py"),
+    (["generated/ascend/sum.py", "--shape", "2,3"], "is not a generated cuda module"),
+    (["generated/cuda/sum.py", "--shape", "2,x"], "--shape must be integers separated by commas, got '2,x'"),
+    (["generated/cuda/sum.py", "--shape", "2,3", "--dim", "5"], "dim 5 is out of range"),
+    (["generated/cuda/sum.py", "--shape", "2,3", "--dtype", "f64"], "--dtype must be one of"),
+    (["generated/cuda/vector_norm.py", "--shape", "2,3", "--kwarg", "ord"], "--kwarg must be name=value"),
+    (["generated/cuda/vector_norm.py", "--shape", "2,3", "--kwarg", "ord=x"], "--kwarg ord: a number, got 'x'"),
+])
+def test_bad_arguments_are_named(argv, message):
+    done = _run(argv)
+    assert done.returncode == 2
+    assert done.stderr.startswith("kernel_sass: ") and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_it_refuses_an_interpreting_process(capsys, monkeypatch):
+    """In a process whose Triton interprets (this one), its kernels would not compile: it says so."""
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    import triton  # noqa: F401
+
+    assert kernel_sass.main(["generated/cuda/sum.py", "--shape", "2,3"]) == 2
+    assert "a process of its own" in capsys.readouterr().err
