@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from redgen import __version__, ir, targets
 from redgen.contraction import ContractionPlan
 from redgen.emit import TORCH_DTYPES, _env
-from redgen.exprs import render
+from redgen.exprs import helpers, pow_form, pow_params, render
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class EpilogueInput:
 class ParamCtx:
     name: str  # kernel argument
     arg: str  # launcher keyword
+    form: str = ""  # an epilogue raises to it: the kernel's constexpr beside it (exprs.pow_form)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class ContractionCtx:
     epilogue: tuple[EpilogueInput, ...]
     params: tuple[ParamCtx, ...]
     epilogue_expr: str
+    helpers: tuple[str, ...]  # element-wise helpers the epilogue calls (templates/common/macros.j2)
     out_shape: str
     out_dtype: str
     s_ab: str
@@ -101,7 +103,9 @@ def _epilogue(op: ir.Contraction, idx: int, i: ir.Input) -> EpilogueInput:
 def context(plan: ContractionPlan, certificate) -> ContractionCtx:
     op = plan.op
     eps = tuple(_epilogue(op, j, i) for j, i in enumerate(op.epilogue))
-    params = tuple(ParamCtx(f"p{j}", f"p{j}") for j in range(len(op.params)))
+    raised = pow_params([op.output.expr])
+    params = tuple(ParamCtx(f"p{j}", f"p{j}", pow_form(f"p{j}") if p.name in raised else "")
+                   for j, p in enumerate(op.params))
     epi_names = {i.name: e.value for i, e in zip(op.epilogue, eps, strict=True)}
     par_names = {p.name: q.name for p, q in zip(op.params, params, strict=True)}
 
@@ -145,7 +149,7 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
         f"summed over {op.k}, batch invariant.", args_doc=args_doc,
         shapes_doc=f"a {ashape}, b {bshape}", a_arg="a", b_arg="b",
         checked=tuple((x, f"{x} ({_shape(op, i)})") for x, i in zip(args, spec_of, strict=True)),
-        epilogue=eps, params=params, epilogue_expr=render(o.expr, name),
+        epilogue=eps, params=params, epilogue_expr=render(o.expr, name), helpers=helpers([o.expr]),
         out_shape="(NB, M, N)" if op.batch else "(M, N)", out_dtype=out_dtype,
         s_ab="x0.stride(0)" if op.batch else "0", s_bb="x1.stride(0)" if op.batch else "0",
         s_yb="y.stride(0)" if op.batch else "0", launch_options=launch,

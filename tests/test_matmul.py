@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import sys
 import warnings
 from pathlib import Path
 
@@ -179,6 +180,44 @@ def test_checker_errors(tmp_path, change, code, where, phrase):
     assert phrase in str(e.value)
     if code != "E117":
         assert (e.value.loc.line, e.value.loc.col) == where
+
+
+LINEAR_EPI = """op {name}
+in   x[M, K]  : f32
+in   w[N, K]  : like x
+in   bias[N]  : like x
+param p = 2
+out  y[M, N]  : like x
+acc  f32
+reduce K: s = sum(x * w)
+y = {expr}
+tile   K = 64
+split  K none
+"""
+
+
+@pytest.mark.parametrize("target", ["cuda", "ascend"])
+def test_an_epilogue_calls_helpers_and_raises_to_a_parameter(target, tmp_path):
+    """An epilogue's functions with helpers (silu: _rg_silu) are defined in the module, and a power of
+    abs to a parameter takes the kernel's constexpr form of it (P0_FORM: x * x at 2), as a reduction's."""
+    from redgen.cli import main
+
+    x, w, bias = rand(7, 150), rand(45, 150, seed=1), rand(45, seed=2)
+    lin = x.double() @ w.double().t() + bias.double()
+    for name, expr, want in (("lin_silu", "silu(s + bias)", lin * torch.sigmoid(lin)),
+                             ("lin_pow", "abs(s + bias) ** p", lin.abs() ** 2)):
+        spec = spec_file(tmp_path, LINEAR_EPI.format(name=name, expr=expr), name)
+        assert main(["build", str(spec), "--target", target, "--out", str(tmp_path / "out"), "--no-empirical"]) == 0
+        path = tmp_path / "out" / target / f"{name}.py"
+        mod_spec = importlib.util.spec_from_file_location(f"_epi_{name}_{target}", path)
+        mod = importlib.util.module_from_spec(mod_spec)
+        sys.modules[mod_spec.name] = mod  # triton reads kernel source through the module
+        mod_spec.loader.exec_module(mod)
+        fn = getattr(mod, name)
+        assert_accurate(fn(x, w, bias), want, torch.float32)
+        if name == "lin_pow":
+            assert "P0_FORM: tl.constexpr" in path.read_text()
+            assert_accurate(fn(x, w, bias, p0=3.0), lin.abs() ** 3, torch.float32)  # the keyword: p0
 
 
 def test_epilogue_may_not_read_an_operand(tmp_path):
