@@ -14,6 +14,7 @@ from redgen import __version__, ir, targets
 from redgen.contraction import ContractionPlan
 from redgen.emit import TORCH_DTYPES, _env
 from redgen.exprs import helpers, pow_form, pow_params, render
+from redgen.names import usable
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,8 @@ class EpilogueInput:
 @dataclass(frozen=True)
 class ParamCtx:
     name: str  # kernel argument
-    arg: str  # launcher keyword
+    arg: str  # the launcher's own name for it (_run's parameter)
+    pub: str  # the launcher's keyword: the spec's name where usable, else `arg`
     form: str = ""  # an epilogue raises to it: the kernel's constexpr beside it (exprs.pow_form)
 
 
@@ -76,6 +78,7 @@ class ContractionCtx:
     s_yb: str
     launch_options: str
     run_args: str = ""  # the public arguments in order, positional: _run's parameters
+    call_args: str = ""  # ...as the public function names them (a parameter's keyword)
     replay_knobs: str = ""  # see emit.ModuleCtx.replay_knobs
 
 
@@ -104,8 +107,14 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
     op = plan.op
     eps = tuple(_epilogue(op, j, i) for j, i in enumerate(op.epilogue))
     raised = pow_params([op.output.expr])
-    params = tuple(ParamCtx(f"p{j}", f"p{j}", pow_form(f"p{j}") if p.name in raised else "")
-                   for j, p in enumerate(op.params))
+    taken = {"a", "b", *(f"e{j}" for j in range(len(eps)))}
+    params = []
+    for j, p in enumerate(op.params):
+        # As a reduction's launcher: the spec's name as the keyword where Python and the arguments allow it.
+        pub = p.name if usable(p.name) and p.name not in taken else f"p{j}"
+        taken.add(pub)
+        params.append(ParamCtx(f"p{j}", f"p{j}", pub, pow_form(f"p{j}") if p.name in raised else ""))
+    params = tuple(params)
     epi_names = {i.name: e.value for i, e in zip(op.epilogue, eps, strict=True)}
     par_names = {p.name: q.name for p, q in zip(op.params, params, strict=True)}
 
@@ -119,11 +128,11 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
         raise AssertionError(f"the checker admits no {r.kind} in an epilogue")
 
     args = ["a", "b", *(e.arg for e in eps)]
-    sig = ", ".join(args) + "".join(f", *, {q.arg}={p.default!r}" if j == 0 else f", {q.arg}={p.default!r}"
+    sig = ", ".join(args) + "".join(f", *, {q.pub}={p.default!r}" if j == 0 else f", {q.pub}={p.default!r}"
                                     for j, (p, q) in enumerate(zip(op.params, params, strict=True)))
     spec_of = [op.a, op.b, *op.epilogue]
     args_doc = "; ".join(f"{x} is {_shape(op, i)}" for x, i in zip(args, spec_of, strict=True))
-    args_doc += "".join(f"; {q.arg} is the parameter {p.name} (default {p.default!r})"
+    args_doc += "".join(f"; {q.pub} is the parameter {p.name} (default {p.default!r})"
                         for p, q in zip(op.params, params, strict=True))
     bshape = f"[{', '.join(op.b.axes)}]"
     ashape = f"[{', '.join(op.a.axes)}]"
@@ -154,6 +163,7 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
         s_ab="x0.stride(0)" if op.batch else "0", s_bb="x1.stride(0)" if op.batch else "0",
         s_yb="y.stride(0)" if op.batch else "0", launch_options=launch,
         run_args=", ".join([*args, *(q.arg for q in params)]),
+        call_args=", ".join([*args, *(q.pub for q in params)]),
         replay_knobs="(_INTERPRET, FORCE_REGIME, SPLIT, CHUNK, BLOCK_K, INTERPRET_PROGRAMS)" if t.replay else "",
     )
 

@@ -199,7 +199,8 @@ split  K none
 @pytest.mark.parametrize("target", ["cuda", "ascend"])
 def test_an_epilogue_calls_helpers_and_raises_to_a_parameter(target, tmp_path):
     """An epilogue's functions with helpers (silu: _rg_silu) are defined in the module, and a power of
-    abs to a parameter takes the kernel's constexpr form of it (P0_FORM: x * x at 2), as a reduction's."""
+    abs to a parameter takes the kernel's constexpr form of it (P0_FORM: x * x at 2), as a reduction's;
+    the launcher takes the parameter by the spec's name."""
     from redgen.cli import main
 
     x, w, bias = rand(7, 150), rand(45, 150, seed=1), rand(45, seed=2)
@@ -217,7 +218,8 @@ def test_an_epilogue_calls_helpers_and_raises_to_a_parameter(target, tmp_path):
         assert_accurate(fn(x, w, bias), want, torch.float32)
         if name == "lin_pow":
             assert "P0_FORM: tl.constexpr" in path.read_text()
-            assert_accurate(fn(x, w, bias, p0=3.0), lin.abs() ** 3, torch.float32)  # the keyword: p0
+            assert_accurate(fn(x, w, bias, p=3.0), lin.abs() ** 3, torch.float32)  # the spec's name
+            assert "def lin_pow(a, b, e0, *, p=2.0):" in path.read_text()
 
 
 def test_epilogue_may_not_read_an_operand(tmp_path):
