@@ -4,17 +4,20 @@
     python scripts/kernel_sass.py generated/cuda/vector_norm.py --shape 64,128,1024 --dim 1 --kwarg ord=3
 
 The module's launcher runs on CPU tensors of those shapes (one --shape an input) with its launches
-recorded and not run: its own schedule picks the kernels, grids and constexprs, as it would on the
-GPU. Each launch's kernel is then compiled for the architecture (--arch, default 90: H100 and H200)
+recorded and not run (every Triton launch of the process, so a call handed to another generated module,
+softmax's to softmax_held's, is seen too): its own schedule picks the kernels, grids and constexprs, as
+it would on the GPU. Each launch's kernel is then compiled for the architecture (--arch, default 90: H100 and H200)
 the way Triton's JIT compiles it there: its specialization of every argument (a pointer's and an
 integer's divisibility by 16, an integer 1), the launch's options (num_warps, enable_fp_fusion=False),
 and the installed Triton's own ptxas. For each launch it prints the kernel, grid and constexprs, the
 registers a thread, the local (spilled) bytes, the SASS instructions, the global loads, and how many
 instructions work on packed 16-bit pairs (BF16_V2 / F16_V2 / H*2: the compiler running an element's
 code on two loads at once, which cost the stack walk half its speed in runs 107 and 109 of
-docs/gpu_2026_11_28/README.md). --sass DIR writes each kernel's SASS. It compiles; it times nothing.
-A module whose call goes through another generated module (softmax through softmax_held) is refused
-with that module's device error: name the other one.
+docs/gpu_2026_11_28/README.md). --sass DIR writes each kernel's SASS and PTX. It compiles; it times
+nothing.
+The grid shown is the launcher's for CPU tensors: a persistent kernel's (a contraction's) counts the
+interpreter's programs, not the GPU's multiprocessors; the code compiled is the GPU's (its exp, no bf16
+emulation).
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ import tempfile
 from pathlib import Path
 
 DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16", "i64": "int64", "i32": "int32"}
+# What a launcher chooses for the interpreter alone, undone for the GPU's compile: a contraction's bf16
+# emulation (numpy has no bf16 dot).
+GPU_CONSTS = {"EMULATE_BF16": False}
 # An SASS instruction line of cuobjdump: /*0a40*/  [@P0] OPCODE.MODIFIERS operands ;
 _INSTR = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
 # Packed 16-bit arithmetic (HFMA2.MMA is the compiler's idiom for a register move, not arithmetic).
@@ -60,7 +66,7 @@ def _ints(text: str, what: str) -> list[int]:
 
 
 def _load(path: Path):
-    """The module at `path`, compiled kernels and all (not under the interpreter)."""
+    """The module at `path` (its kernels compiled ones: see main)."""
     if not path.is_file():
         raise Refused(f"no such module: {path}")
     spec = importlib.util.spec_from_file_location(f"_sass_{path.stem}", path)
@@ -75,20 +81,33 @@ def _load(path: Path):
 
 
 def record(mod, op: str, tensors, dim, kwargs) -> list:
-    """The launches (kernel, grid, args, constexprs) of `op(*tensors, dim, **kwargs)`, none run. The
-    module takes CPU tensors as under the interpreter; its kernels stay compiled ones."""
-    import numpy
+    """The launches (kernel, grid, args, keywords) of `op(*tensors, dim, **kwargs)`, none run: every
+    compiled kernel's launch in the process is recorded instead (JITFunction.run)."""
+    from triton.runtime.jit import JITFunction
 
     launches = []
-    mod.numpy = numpy  # the interpreter's launcher quiets numpy around a call
-    mod._INTERPRET = True
-    mod._go = lambda kernel, grid, args, consts: launches.append((kernel, grid, args, dict(consts)))
-    fn = getattr(mod, op)
+
+    def run(self, *args, grid, warmup, **kw):
+        launches.append((self, grid, args, kw))
+
+    own, JITFunction.run = JITFunction.run, run
     try:
-        fn(*tensors, *(() if dim is None else (dim,)), **kwargs)
+        getattr(mod, op)(*tensors, *(() if dim is None else (dim,)), **kwargs)
     except (TypeError, ValueError, RuntimeError) as e:
         raise Refused(f"{op}{tuple(t.shape for t in tensors)}: {e}") from None
+    finally:
+        JITFunction.run = own
     return launches
+
+
+def gpu_forms() -> None:
+    """Every loaded generated module's exp as on the GPU (_GPU_EXP: ex2.approx.ftz, not tl.exp):
+    the modules were imported taking CPU tensors, which also picks the interpreter's exp."""
+    import triton.language as tl
+
+    for mod in list(sys.modules.values()):
+        if getattr(mod, "_GPU_EXP", None) is not None:
+            mod._GPU_EXP = tl.constexpr(True)
 
 
 def compile_launch(kernel, args, consts, arch: int):
@@ -99,6 +118,7 @@ def compile_launch(kernel, args, consts, arch: int):
     from triton.compiler.compiler import make_backend
     from triton.runtime import jit
 
+    consts = {k: GPU_CONSTS.get(k, v) for k, v in consts.items()}
     target = GPUTarget("cuda", arch, 32)
     backend = make_backend(target)
     binder = jit.create_function_from_signature(kernel.signature, kernel.params, backend)
@@ -133,11 +153,17 @@ def summary(sass: str) -> dict[str, int]:
 
 def main(argv=None) -> int:
     a = _parse(argv)
-    # Compiled kernels, not the interpreter's: Triton reads this when it is imported (a process of its own).
+    # Compiled kernels, not the interpreter's: Triton decides when it decorates a kernel, and its own
+    # library when it is imported (a process of its own, then). The generated modules read
+    # TRITON_INTERPRET to take CPU tensors: set for them, with Triton's own switch kept off.
     if "triton" in sys.modules and os.environ.get("TRITON_INTERPRET", "0") not in ("", "0"):
         print("kernel_sass: run it in a process of its own, without TRITON_INTERPRET", file=sys.stderr)
         return 2
     os.environ.pop("TRITON_INTERPRET", None)
+    from triton import knobs
+
+    knobs.runtime.interpret = False
+    os.environ["TRITON_INTERPRET"] = "1"
     try:
         import torch
 
@@ -162,13 +188,16 @@ def main(argv=None) -> int:
     except Refused as e:
         print(f"kernel_sass: {e}", file=sys.stderr)
         return 2
+    gpu_forms()
     if a.sass:
         a.sass.mkdir(parents=True, exist_ok=True)
     for i, (kernel, grid, args, consts) in enumerate(launches):
         name = kernel.fn.__name__
-        usage, sass = inspect_cubin(compile_launch(kernel, args, consts, a.arch).asm["cubin"])
+        grid = grid(consts) if callable(grid) else grid
+        compiled = compile_launch(kernel, args, consts, a.arch)
+        usage, sass = inspect_cubin(compiled.asm["cubin"])
         counts = summary(sass)
-        shown = {k: v for k, v in consts.items() if k not in ("enable_fp_fusion",)}
+        shown = {k: GPU_CONSTS.get(k, v) for k, v in consts.items() if k not in ("enable_fp_fusion",)}
         print(f"{name} grid {grid} {shown}")
         print(f"  sm_{a.arch}: {usage.get('REG', 0)} registers a thread, {usage.get('LOCAL', 0)} local bytes, "
               + ", ".join(f"{v} {k}" for k, v in counts.items()))
@@ -177,7 +206,8 @@ def main(argv=None) -> int:
         if a.sass:
             out = a.sass / f"{i}_{name}.sass"
             out.write_text(sass)
-            print(f"  SASS: {out}")
+            out.with_suffix(".ptx").write_text(compiled.asm["ptx"])
+            print(f"  SASS: {out} (PTX beside it)")
     return 0
 
 

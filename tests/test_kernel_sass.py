@@ -38,6 +38,18 @@ def test_a_call_compiles_for_sm_90(tmp_path):
     assert "LDG" in sass and "HSETP2" not in sass
 
 
+def test_a_call_handed_to_another_module_and_the_gpu_exp(tmp_path):
+    """softmax hands a row of at most 32768 to softmax_held's module: that module's launch is recorded
+    too, and compiled with the GPU's exp (_rg_exp's ex2.approx.ftz.f32, not the interpreter's tl.exp,
+    whose ex2.approx.f32 rescales near the subnormal range)."""
+    out = tmp_path / "sass"
+    done = _run([str(ROOT / "generated/cuda/softmax.py"), "--shape", "4,4096", "--dim", "1", "--sass", str(out)])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("_k_rows_row grid (4,)")
+    ptx = (out / "0__k_rows_row.ptx").read_text()
+    assert "ex2.approx.ftz.f32" in ptx and "ex2.approx.f32" not in ptx
+
+
 def test_packed_instructions_are_counted():
     """Packed 16-bit arithmetic counts; HFMA2.MMA (a register move) does not."""
     sass = "\n".join([
