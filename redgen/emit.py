@@ -673,9 +673,11 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     early = _row_early(op, [i.name for i in op.inputs if names("input", i.name) in row_inputs]) if plan.row_tiles else ()
     nest = bool(op.reduce_axes) and plan.target == "cuda"  # cuda walks merged reduce axes in place
     knobs = _knob_names(plan, bool(row_extra), bool(early))
-    raised = pow_params([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])
+    element = [r.expr for r in op.reductions] + [v.expr for v in op.locals]
+    exprs = element + [o.expr for o in op.outputs]
+    raised = pow_params(exprs)
     # The stack walk's loads widen through _rg_f32 where the element's code could be narrowed.
-    stack_widen = plan.cols_stack and narrowed([r.expr for r in op.reductions] + [v.expr for v in op.locals])
+    stack_widen = plan.cols_stack and narrowed(element)
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_file=comment_text(Path(op.path).name),
         spec_digest=op.digest, version=__version__,
@@ -736,7 +738,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,
         launch_options=targets.get(plan.target).launch_options,
         stack_widen=stack_widen,
-        helpers=helpers([r.expr for r in op.reductions] + [v.expr for v in op.locals] + [o.expr for o in op.outputs])
+        helpers=helpers(exprs)
         + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES}))
         + (("f32",) if stack_widen else ()),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),

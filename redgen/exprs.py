@@ -41,13 +41,14 @@ def render(e: ir.E, name: Callable[[ir.Ref], str], cond: bool = False) -> str:
     elif e.fn == "powi":
         n = int(e.args[1].value)  # type: ignore[union-attr]
         text = f"_rg_powi({args[0]}, {abs(n)})" if n > 0 else f"(1.0 / _rg_powi({args[0]}, {-n}))"
-    elif e.fn == "powf" and _pow_helper(e) == "powpa":
-        # |a| ** b: the helper takes a itself (b 2 is a * a, the sign squared away).
-        text = f"_rg_powpa({render(e.args[0].args[0], name)}, {args[1]}, {pow_form(args[1])})"  # type: ignore[union-attr]
-    elif e.fn == "powf" and _pow_helper(e) == "powp":
-        text = f"_rg_powp({args[0]}, {args[1]}, {pow_form(args[1])})"
     elif e.fn == "powf":
-        text = f"_rg_powf({args[0]}, {args[1]})"
+        helper = _pow_helper(e)
+        if helper == "powpa":  # |a| ** b: the helper takes a itself (b 2 is a * a, the sign squared away)
+            text = f"_rg_powpa({render(e.args[0].args[0], name)}, {args[1]}, {pow_form(args[1])})"  # type: ignore[union-attr]
+        elif helper == "powp":
+            text = f"_rg_powp({args[0]}, {args[1]}, {pow_form(args[1])})"
+        else:
+            text = f"_rg_powf({args[0]}, {args[1]})"
     else:
         text = functions.FUNCTIONS[e.fn].triton.format(*args)
     return f"({text} != 0.0)" if cond else text
@@ -92,7 +93,8 @@ _NARROWED = {"abs", "neg", *functions.COMPARISONS}
 
 def narrowed(exprs: list[ir.E]) -> bool:
     """Whether an expression applies a function the compiler may narrow (_NARROWED) to an input
-    itself; a power of abs(x) to a parameter (powpa) does not count: its helper squares x itself."""
+    itself; a power of abs(x) to a parameter (powpa) does not count: at the parameter's value 2, the
+    case it is shaped for, its helper squares x itself, with no abs."""
 
     def walk(x: ir.E) -> bool:
         if not isinstance(x, ir.Apply):

@@ -80,8 +80,8 @@ class Target:
     # chunk (plan.Plan.free_cols), where the natural call at the check's few columns walks TILE lanes;
     # "cols_stack": COLS_STACK_MIN, COLS_STACK_K, COLS_STACK_LONG_MIN and COLS_STACK_FLAT_MIN 0, the lane
     # tree built leaf by leaf at rows of at most COLS_STACK_N (plan.Plan.cols_stack). Both with
-    # COLS_FLAT_BELOW 4: at K 3
-    # the walk's columns flat across batch rows, at K 5 a block cut to K (AFTER_SIZES 3 and 5).
+    # COLS_FLAT_BELOW 4: at K 3 the walk's columns flat across batch rows, at K 5 a block cut to K
+    # (AFTER_SIZES 3 and 5).
     empirical_cols_forms: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     # The grids recorded by the empirical check (ascend: the forced CORES values); () none.
     empirical_grids: tuple[int, ...] = ()

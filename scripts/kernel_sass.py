@@ -118,7 +118,6 @@ def compile_launch(kernel, args, consts, arch: int):
     from triton.compiler.compiler import make_backend
     from triton.runtime import jit
 
-    consts = {k: GPU_CONSTS.get(k, v) for k, v in consts.items()}
     target = GPUTarget("cuda", arch, 32)
     backend = make_backend(target)
     binder = jit.create_function_from_signature(kernel.signature, kernel.params, backend)
@@ -193,11 +192,11 @@ def main(argv=None) -> int:
         a.sass.mkdir(parents=True, exist_ok=True)
     for i, (kernel, grid, args, consts) in enumerate(launches):
         name = kernel.fn.__name__
-        grid = grid(consts) if callable(grid) else grid
+        consts = {k: GPU_CONSTS.get(k, v) for k, v in consts.items()}
         compiled = compile_launch(kernel, args, consts, a.arch)
         usage, sass = inspect_cubin(compiled.asm["cubin"])
         counts = summary(sass)
-        shown = {k: GPU_CONSTS.get(k, v) for k, v in consts.items() if k not in ("enable_fp_fusion",)}
+        shown = {k: v for k, v in consts.items() if k != "enable_fp_fusion"}
         print(f"{name} grid {grid} {shown}")
         print(f"  sm_{a.arch}: {usage.get('REG', 0)} registers a thread, {usage.get('LOCAL', 0)} local bytes, "
               + ", ".join(f"{v} {k}" for k, v in counts.items()))
