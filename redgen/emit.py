@@ -22,6 +22,7 @@ from redgen.plan import (
     ALIGN_MAX,
     COLS_FLAT_BELOW,
     COLS_STACK_BLOCK,
+    COLS_STACK_FLAT_LEAVES,
     COLS_STACK_FLAT_MIN,
     COLS_STACK_GROUP_LEVELS,
     COLS_STACK_GROUP_TILE,
@@ -294,10 +295,11 @@ class ModuleCtx:
     cols_stack_small_block: int = 0
     cols_stack_leaves: int = 0
     cols_stack_wide_leaves: int = 0  # the group at rows past cols_stack_long_n from cols_stack_small columns
+    cols_stack_flat_leaves: int = 0  # the same, at a K below cols_flat_below
     cols_stack_group_tile: int = 0
     stack_levels: int = 0
     stack_group_levels: int = 0
-    stack_widen: bool = False  # the stack walk's loads widened through _rg_f32 (exprs.narrowed)
+    widen_loads: bool = False  # the cols walks' float loads widened through _rg_f32 (exprs.narrowed)
     # the cols kernels' own walk (free_cols, cols_stack) in flat columns m * K + k where K is shorter
     # than cols_flat_below and the walk's block (FLAT; 0: no such walk)
     cols_flat_below: int = 0
@@ -676,8 +678,10 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     element = [r.expr for r in op.reductions] + [v.expr for v in op.locals]
     exprs = element + [o.expr for o in op.outputs]
     raised = pow_params(exprs)
-    # The stack walk's loads widen through _rg_f32 where the element's code could be narrowed.
-    stack_widen = plan.cols_stack and narrowed(element)
+    # cuda's cols walks widen their loads through _rg_f32 where the element's code could be narrowed
+    # (the rows kernels lost a few points with it: docs/gpu_2026_11_28/README.md run 114).
+    widen_loads = (plan.target == "cuda" and bool(op.after)
+                   and narrowed(element, {i.name for i in op.inputs if not i.integer}))
     return ModuleCtx(
         op=op.name, spec_path=comment_text(op.path), spec_file=comment_text(Path(op.path).name),
         spec_digest=op.digest, version=__version__,
@@ -716,7 +720,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             "cols_stack_long_min": COLS_STACK_LONG_MIN, "cols_stack_flat_min": COLS_STACK_FLAT_MIN,
             "cols_stack_small": COLS_STACK_SMALL,
             "cols_stack_small_block": COLS_STACK_SMALL_BLOCK, "cols_stack_leaves": COLS_STACK_LEAVES,
-            "cols_stack_wide_leaves": COLS_STACK_WIDE_LEAVES,
+            "cols_stack_wide_leaves": COLS_STACK_WIDE_LEAVES, "cols_stack_flat_leaves": COLS_STACK_FLAT_LEAVES,
             "cols_stack_group_tile": COLS_STACK_GROUP_TILE,
             "stack_levels": (lanes // 2).bit_length() - 1, "stack_group_levels": COLS_STACK_GROUP_LEVELS}
            if plan.cols_stack else {}),
@@ -737,10 +741,10 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         index_extreme=next((r.spec.extreme for r in op.reductions if r.index), ""),
         signature=signature, run_params=run_params, run_call=run_call, renamed=renamed,
         launch_options=targets.get(plan.target).launch_options,
-        stack_widen=stack_widen,
+        widen_loads=widen_loads,
         helpers=helpers(exprs)
         + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES}))
-        + (("f32",) if stack_widen else ()),
+        + (("f32",) if widen_loads else ()),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,

@@ -91,17 +91,19 @@ def pow_params(exprs: list[ir.E]) -> set[str]:
 _NARROWED = {"abs", "neg", *functions.COMPARISONS}
 
 
-def narrowed(exprs: list[ir.E]) -> bool:
-    """Whether an expression applies a function the compiler may narrow (_NARROWED) to an input
-    itself; a power of abs(x) to a parameter (powpa) does not count: at the parameter's value 2, the
-    case it is shaped for, its helper squares x itself, with no abs."""
+def narrowed(exprs: list[ir.E], floats: set[str]) -> bool:
+    """Whether an expression applies a function the compiler may narrow (_NARROWED) to a float input
+    itself (`floats`, the spec's names: an integer input never loads as 16-bit floats); a power of
+    abs(x) to a parameter (powpa) does not count: at the parameter's value 2, the case it is shaped
+    for, its helper squares x itself, with no abs."""
 
     def walk(x: ir.E) -> bool:
         if not isinstance(x, ir.Apply):
             return False
         if x.fn == "powf" and _pow_helper(x) == "powpa":
             return walk(x.args[0].args[0]) or walk(x.args[1])  # type: ignore[union-attr]
-        if x.fn in _NARROWED and any(isinstance(a, ir.Ref) and a.kind == "input" for a in x.args):
+        if x.fn in _NARROWED and any(isinstance(a, ir.Ref) and a.kind == "input" and a.name in floats
+                                     for a in x.args):
             return True
         return any(walk(a) for a in x.args)
 

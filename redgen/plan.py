@@ -95,9 +95,12 @@ COLS_SPLIT_TREE_BLOCK = 32
 # runs 27-28, bits equal) 64 columns and 4 warps against 32, mean: bf16 256 x 256 x 4096 276 -> 213 us,
 # 4096 x 64 x 512 412 -> 299, f32 1024 x 128 x 1024 317 -> 290; at N 2048-4096 no gain (bf16
 # 8 x 4096 x 512 10.2 -> 14.2); 8 warps and 128 columns lost. Run 28: sum 0.626 -> 0.716 of torch,
-# amax and amin 0.758 -> 0.823 (bf16 gains, f32 even to 10% slower at N <= 128); nansum, whose
-# element is where(x != x, 0, x), lost in bf16 (256 x 256 x 4096 334 -> 382 us), so only a
-# reduction of the input itself takes it (plan_cuda: short_block).
+# amax and amin 0.758 -> 0.823 (bf16 gains, f32 even to 10% slower at N <= 128). nansum, whose
+# element is where(x != x, 0, x), lost in bf16 then (256 x 256 x 4096 334 -> 382 us): its compare
+# ran packed on pairs of loads. With its loads widened (_rg_f32, redgen/exprs.py narrowed) it gains
+# too, as vector_norm does (H200, docs/gpu_2026_11_28/README.md run 114, bits equal: nansum bf16
+# 256 x 256 x 4096 294 -> 192 us, 64 x 512 x 256 7.7 -> 5.6; vector_norm bf16 266 -> 193, f32
+# 16 x 512 x 1024 10.9 -> 7.7; 1.03-1.54x at every point of rows 200-512, none slower).
 COLS_SHORT_TILES = 2
 COLS_SHORT_BLOCK = 64
 # cuda: a fused walk's rows of at most half the lanes (N <= 128 at 256) walk a tile of P lanes, the
@@ -242,6 +245,15 @@ COLS_STACK_LEAVES = 4
 # (blocks of 128) and at rows of at most 64 too (sum bf16 64 x 128 x 1024 5.7 / 8.6, 4096 x 64 x 512 65.0
 # / 66.7).
 COLS_STACK_WIDE_LEAVES = 8
+# Runs 114-115 (H200, bits equal): the flat columns' loads were 16 bits a column until their mask was
+# given its constancy (templates/common/macros.j2, FLAT); with pairs a load, groups of
+# COLS_STACK_FLAT_LEAVES 8 leaves at rows longer than COLS_STACK_LONG_N on COLS_STACK_SMALL columns or
+# more at a flat K (below COLS_FLAT_BELOW) won, us, torch / 4 / 8: sum bf16 16384 x 100 x 16 19.4 / 31.5
+# / 21.1, 4096 x 128 x 64 20.9 / 31.5 / 22.8, f32 4096 x 80 x 64 23.1 / 29.3 / 26.7; mean, vector_norm
+# and nansum f32 1.04-1.20x, bf16 0.97-1.05x; amax and amin bf16 lost (4096 x 80 x 64 12.4 / 15.4,
+# torch 20.2: their specs keep 4). Below COLS_STACK_SMALL columns 8 lost (sum bf16 8192 x 128 x 16 8.6
+# / 10.7, 1024 x 128 x 32 5.3 / 8.1).
+COLS_STACK_FLAT_LEAVES = 8
 COLS_STACK_GROUP_TILE = 16
 COLS_STACK_GROUP_LEVELS = 3
 # Those two walks (free_cols, cols_stack), one lane a column, take their columns in their flat order
@@ -457,9 +469,9 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         kernels.append(Kernel("cols", "K > 1", block_k, sym.mul(m, sym.cdiv(k, sym.const(block_k))), warps))
     order = _order(op)
     split_tree = bool(op.after) and _split_tree_pays(op)  # the cols kernels' tree form
-    # Their block at short rows: a reduction of the input itself, walked in place (a merged reduce
-    # axis divides each position, not measured with it).
-    short_block = split_tree and isinstance(op.reductions[0].expr, ir.Ref) and not op.reduce_axes
+    # Their block at short rows, walked in place (a merged reduce axis divides each position, not
+    # measured with it).
+    short_block = split_tree and not op.reduce_axes
     # The row kernel pays where a spec reads the row more than once: outputs over the reduce
     # axis (a sweep after the reductions) or a second stage. A merged reduce axis (nest) keeps
     # the chunked walk.

@@ -12,3 +12,4 @@ tile   N = 256, K = 32           # K: columns a cols program takes (H200 sweep, 
 split  N fixed_size 4096
 warps  4
 cores  40
+tune cuda COLS_STACK_FLAT_LEAVES = 4  # 8 lost in bf16 (docs/gpu_2026_11_28/README.md run 115)

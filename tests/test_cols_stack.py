@@ -65,14 +65,17 @@ def test_the_stack_gives_the_tile_walks_bits(name, monkeypatch):
 
 @pytest.mark.parametrize("name", ["nansum", "sum"])
 def test_bf16_loads_widen_to_the_same_bits(name, monkeypatch):
-    """nansum's stack walk widens its loads through _rg_f32 (a bfloat16 by a shift of its bits, where
-    the compiler would run x != x on packed pairs: exprs.narrowed), sum's through a conversion: the
-    same values, so the stack gives the TILE walk's bits on bfloat16 with NaNs, infinities, zeros of
-    both signs and subnormals."""
+    """nansum's cols walks widen their loads through _rg_f32 (a bfloat16 by a shift of its bits, where
+    the compiler would run x != x on packed pairs: exprs.narrowed), sum's through a conversion, as
+    nansum's rows kernels do: the same values, so the stack gives the TILE walk's bits on bfloat16
+    with NaNs, infinities, zeros of both signs and subnormals."""
     mod = importlib.import_module(f"generated.cuda.{name}")
     fn = getattr(mod, name)
     source = Path(mod.__file__).read_text()
-    assert ("_rg_f32(tl.load(" in source) is (name == "nansum")
+    assert ("_rg_f32(tl.load(" in source) is ("in_0_v = _rg_f32(in_0_v)" in source) is (name == "nansum")
+    assert "in_0_v = in_0_v.to(tl.float32)" in source  # the rows kernels'
+    x = _tricky(300, torch.Generator().manual_seed(5)).to(torch.bfloat16)
+    assert torch.equal(_bits(fn(x.transpose(1, 2).contiguous(), 2)), _bits(fn(x, 1)))  # rows = cols
     gen = torch.Generator().manual_seed(6)
     for n in (5, 33, 100, 128):
         x = _tricky(n, gen).to(torch.bfloat16)
@@ -105,9 +108,9 @@ def test_which_views_take_the_stack(monkeypatch):
     """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_LONG_N;
     from COLS_STACK_LONG_MIN at longer rows up to COLS_STACK_N (COLS_STACK_FLAT_MIN at a K below
     COLS_FLAT_BELOW), there in groups of COLS_STACK_WIDE_LEAVES from COLS_STACK_SMALL columns and a K of
-    COLS_STACK_BLOCK; in blocks of COLS_STACK_SMALL_BLOCK columns
-    below COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. A natural call there launches STACK, with the
-    TILE walk's bits."""
+    COLS_STACK_BLOCK (COLS_STACK_FLAT_LEAVES at a K below COLS_FLAT_BELOW); in blocks of
+    COLS_STACK_SMALL_BLOCK columns below COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. A natural call
+    there launches STACK, with the TILE walk's bits."""
     mod = importlib.import_module("generated.cuda.sum")
     small, wide = plan.COLS_STACK_SMALL_BLOCK, plan.COLS_STACK_BLOCK
     at, n = plan.COLS_STACK_MIN, plan.COLS_STACK_LONG_N
@@ -125,6 +128,12 @@ def test_which_views_take_the_stack(monkeypatch):
     assert mod._stack_leaves(1, n, cols - 1) == mod._stack_leaves(1, 64, 1 << 20) == four
     assert mod._stack_leaves(cols // 128, n, 128) == four  # a block of columns across batch rows
     assert importlib.import_module("generated.cuda.nansum").COLS_STACK_WIDE_LEAVES == four  # its spec's tune
+    # and COLS_STACK_FLAT_LEAVES at a K below COLS_FLAT_BELOW (flat columns) from COLS_STACK_SMALL columns
+    flat8, k = plan.COLS_STACK_FLAT_LEAVES, plan.COLS_FLAT_BELOW - 1
+    assert mod._stack_leaves(-(-cols // k), n, k) == mod._stack_leaves(cols // 16, n, 16) == flat8 != four
+    assert mod._stack_leaves((cols - 1) // k, n, k) == mod._stack_leaves(cols, 64, 16) == four
+    for name in ("amax", "amin"):  # their specs' tune: 8 lost in bf16 (H200 run 115)
+        assert importlib.import_module(f"generated.cuda.{name}").COLS_STACK_FLAT_LEAVES == four
     # there, at a K below COLS_FLAT_BELOW (flat columns), from COLS_STACK_FLAT_MIN columns
     flat, k = plan.COLS_STACK_FLAT_MIN, plan.COLS_FLAT_BELOW - 1
     assert flat < at and mod._cols_stack(flat // 8, n, 8) and mod._cols_stack(-(-flat // k), n, k)

@@ -38,6 +38,19 @@ def test_a_call_compiles_for_sm_90(tmp_path):
     assert "LDG" in sass and "HSETP2" not in sass
 
 
+def test_flat_columns_load_a_bf16_pair_a_load(tmp_path):
+    """The cols walk's flat columns (K 64 < COLS_FLAT_BELOW, across batch rows): their mask is constant
+    across each ALIGN columns (tl.max_constancy), so each thread's pair of bfloat16 columns is one
+    32-bit load, not two 16-bit ones (H200 run 114: sum bf16 8192 x 64 x 32 16.1 -> 8.8 us). A view of
+    COLS_STACK_SMALL columns: blocks of 256, two columns a thread."""
+    out = tmp_path / "sass"
+    done = _run([str(ROOT / "generated/cuda/sum.py"), "--shape", "2560,80,64", "--dim", "1", "--sass", str(out)])
+    assert done.returncode == 0, done.stderr
+    assert "'BLOCK': 256," in done.stdout and "'STACK': 8, 'FLAT': True" in done.stdout
+    sass = (out / "0__k_cols_fused.sass").read_text()
+    assert "LDG.E " in sass and "LDG.E.U16" not in sass
+
+
 def test_a_call_handed_to_another_module_and_the_gpu_exp(tmp_path):
     """softmax hands a row of at most 32768 to softmax_held's module: that module's launch is recorded
     too, and compiled with the GPU's exp (_rg_exp's ex2.approx.ftz.f32, not the interpreter's tl.exp,

@@ -324,12 +324,13 @@ def test_a_two_stage_cols_kernel_pairs_at_a_full_column_block(monkeypatch):
     assert cols and all(c["BLOCK"] == 32 and c["PAIRS"] is True for c in cols)
 
 
-@pytest.mark.parametrize(("name", "block"), [("mean", 64), ("sum", 64), ("amax", 64), ("amin", 64), ("nansum", 32),
-                                             ("var_held", 32)])
+@pytest.mark.parametrize(("name", "block"), [("mean", 64), ("sum", 64), ("amax", 64), ("amin", 64), ("nansum", 64),
+                                             ("vector_norm", 64), ("var_held", 32)])
 def test_short_rows_take_a_wider_column_block_where_it_paid(name, block, monkeypatch):
-    """Rows of at most two tiles (N <= 512) and K >= 64: a reduction of the input itself takes
-    64 columns (plan.COLS_SHORT_BLOCK; H100 runs 27-28), the others keep 32. The block is a kernel
-    shape: the columns a 32-column block computes have the same bits."""
+    """Rows of at most two tiles (N <= 512) and K >= 64: the cols kernels of the tl.split lane tree
+    take 64 columns (plan.COLS_SHORT_BLOCK; H100 runs 27-28, H200 run 114 for nansum and vector_norm),
+    the others keep 32. The block is a kernel shape: the columns a 32-column block computes have the
+    same bits."""
     mod = importlib.import_module(f"generated.cuda.{name}")
     fn = getattr(mod, name)
     seen = launches(mod, monkeypatch)

@@ -341,17 +341,20 @@ def test_a_parameter_power_of_abs_squares_the_value(target, tmp_path):
 
 
 def test_which_expressions_the_compiler_may_narrow():
-    """exprs.narrowed: an abs, a negation or a comparison of an input itself (the compiler may run it
-    on packed 16-bit loads: the stack walk then widens its loads through _rg_f32); not a power of
-    abs(x) to a parameter (its helper squares x), nor a function of a computed value."""
+    """exprs.narrowed: an abs, a negation or a comparison of a float input itself (the compiler may
+    run it on packed 16-bit loads: the cols walks then widen their loads through _rg_f32); not of an
+    integer input (nll_loss's t == ignore_index), not a power of abs(x) to a parameter (its helper
+    squares x), nor a function of a computed value."""
     from redgen import ir
     from redgen.exprs import narrowed
 
-    x, p = ir.Ref("input", "x"), ir.Ref("param", "p")
-    assert narrowed([ir.Apply("ne", (x, x))]) and narrowed([ir.Apply("abs", (x,))])
-    assert narrowed([ir.Apply("where", (ir.Apply("ne", (x, x)), ir.Lit(0.0), x))])
-    assert not narrowed([x, ir.Apply("powf", (ir.Apply("abs", (x,)), p))])
-    assert not narrowed([ir.Apply("abs", (ir.Apply("mul", (x, x)),))])
+    x, t, p = ir.Ref("input", "x"), ir.Ref("input", "t"), ir.Ref("param", "p")
+    f = {"x"}
+    assert narrowed([ir.Apply("ne", (x, x))], f) and narrowed([ir.Apply("abs", (x,))], f)
+    assert narrowed([ir.Apply("where", (ir.Apply("ne", (x, x)), ir.Lit(0.0), x))], f)
+    assert not narrowed([ir.Apply("eq", (t, p)), ir.Apply("neg", (ir.Apply("mul", (x, x)),))], f)
+    assert not narrowed([x, ir.Apply("powf", (ir.Apply("abs", (x,)), p))], f)
+    assert not narrowed([ir.Apply("abs", (ir.Apply("mul", (x, x)),))], f)
 
 
 # --- a mean over two non-adjacent axes ---------------------------------------------------------------

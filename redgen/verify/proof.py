@@ -351,7 +351,7 @@ def prove(plan: Plan) -> Certificate:
                "TILE-lane tree is built leaf by leaf, leaf j meeting the stacked roots its trailing one bits "
                "name, each on the left: pairs (2j, 2j+1) at every level, the same combines in the same order, "
                "then the same levels above TILE; leaves taken STACK a loop iteration (COLS_STACK_LEAVES, "
-               "COLS_STACK_WIDE_LEAVES at longer rows on more columns, from a TILE of COLS_STACK_GROUP_TILE) climb the group's stack by the bits of their place in the group, "
+               "COLS_STACK_WIDE_LEAVES or COLS_STACK_FLAT_LEAVES at longer rows on more columns, from a TILE of COLS_STACK_GROUP_TILE) climb the group's stack by the bits of their place in the group, "
                "the group's root the loop's by the group's number: the same climb; the empirical check "
                "compares the natural call at every length and every K > 1 with the same call taking this walk "
                "whatever the columns (its cols_stack form)",) if plan.cols_stack else ()),
