@@ -30,6 +30,8 @@ from redgen.plan import (
     COLS_STACK_LEAVES,
     COLS_STACK_LONG_MIN,
     COLS_STACK_LONG_N,
+    COLS_STACK_LONGER_MIN,
+    COLS_STACK_LONGER_N,
     COLS_STACK_MIN,
     COLS_STACK_N,
     COLS_STACK_SMALL,
@@ -290,6 +292,8 @@ class ModuleCtx:
     cols_stack_block: int = 0
     cols_stack_long_n: int = 0
     cols_stack_long_min: int = 0
+    cols_stack_longer_n: int = 0  # rows longer than this need cols_stack_longer_min columns
+    cols_stack_longer_min: int = 0
     cols_stack_flat_min: int = 0
     cols_stack_small: int = 0
     cols_stack_small_block: int = 0
@@ -718,6 +722,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         **({"cols_stack_min": COLS_STACK_MIN, "cols_stack_n": COLS_STACK_N, "cols_stack_k": COLS_STACK_K,
             "cols_stack_block": COLS_STACK_BLOCK, "cols_stack_long_n": COLS_STACK_LONG_N,
             "cols_stack_long_min": COLS_STACK_LONG_MIN, "cols_stack_flat_min": COLS_STACK_FLAT_MIN,
+            "cols_stack_longer_n": COLS_STACK_LONGER_N, "cols_stack_longer_min": COLS_STACK_LONGER_MIN,
             "cols_stack_small": COLS_STACK_SMALL,
             "cols_stack_small_block": COLS_STACK_SMALL_BLOCK, "cols_stack_leaves": COLS_STACK_LEAVES,
             "cols_stack_wide_leaves": COLS_STACK_WIDE_LEAVES, "cols_stack_flat_leaves": COLS_STACK_FLAT_LEAVES,

@@ -226,9 +226,17 @@ FREE_COLS_LONG_K = 2
 # columns, us, torch / TILE walk / stack at 128 columns: sum 4096 x 96 x 8 4.3 / 8.3 / 4.8, 4096 x 128 x 8
 # 4.7 / 8.1 / 5.5; at 16384 even (2048 x 96 x 8 4.1 / 5.0 / 4.6, 2048 x 128 x 8 4.5 / 4.8 / 5.4). So
 # COLS_STACK_FLAT_MIN there.
+# Run 117 (H200, bits equal): rows of 129-256 (COLS_STACK_LONGER_N up, TILE = LANES) on views of
+# COLS_STACK_LONGER_MIN columns or more, us, torch / TILE walk / stack (4 or 8 leaves, the better):
+# sum bf16 256 x 256 x 4096 127.0 / 191.0 / 126.7, f32 238.3 / 284.8 / 238.1; bf16 16384 x 200 x 16 33.0 /
+# 79.9 / 41.2, f32 56.0 / 85.1 / 57.2; 4096 x 256 x 64 35.7 / 51.4 / 41.2; 1024 x 256 x 256 35.8 / 53.3 /
+# 43.3; nansum, vector_norm and amax alike. Below it mostly lost (sum bf16 256 x 256 x 512, 131072
+# columns, 30.4 / 37.9; 16 x 256 x 1024 4.4 / 16.3; 2048 x 256 x 16 12.2 / 15.3).
 COLS_STACK_MIN = 16384
 COLS_STACK_FLAT_MIN = 32768
-COLS_STACK_N = 128
+COLS_STACK_N = 256
+COLS_STACK_LONGER_N = 128
+COLS_STACK_LONGER_MIN = 262144
 COLS_STACK_K = 2
 COLS_STACK_BLOCK = 256
 COLS_STACK_LONG_N = 64

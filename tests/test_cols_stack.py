@@ -1,12 +1,13 @@
 """The cols kernels of the one-read ops of one input read element by element (sum, mean, nansum,
 amax, amin, vector_norm; plan.Plan.cols_stack) build the TILE-lane pairwise tree of a short row leaf by
 leaf, one lane a column (STACK), where the view holds COLS_STACK_MIN columns or more (COLS_STACK_LONG_MIN
-at rows longer than COLS_STACK_LONG_N), COLS_STACK_K a batch row, at rows of at most COLS_STACK_N:
+at rows longer than COLS_STACK_LONG_N, COLS_STACK_LONGER_MIN past COLS_STACK_LONGER_N), COLS_STACK_K a
+batch row, at rows of at most COLS_STACK_N:
 leaf j meets the stacked roots its trailing one bits name, the earlier on the left, STACK leaves a
 loop iteration (a group's stack resolved when the kernel compiles, its root the loop's). The same
 combines in the same order as the tree over a [TILE, BLOCK] tile, so the same bits: these tests
-compare the two walks at lengths around every tile the stack takes (up to SHORT_TILE_MAX, which the
-kernel serves) and at every group, with NaNs, infinities and zeros of both signs, and check which
+compare the two walks at lengths around every tile the stack takes (up to COLS_STACK_N, LANES: TILE
+is the LANES-lane walk there) and at every group, with NaNs, infinities and zeros of both signs, and check which
 launches and plans take it and that the empirical check compares it."""
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from redgen.verify.empirical import case as empirical_case
 from tests.launch_spy import knobs, launches
 
 ROOT = Path(__file__).resolve().parent.parent
-# every tile the stack takes (8 .. 128), a length either side of each, and past them
-LENGTHS = (1, 5, 8, 9, 16, 17, 31, 33, 63, 64, 65, 100, 127, 128, 129)
+# every tile the stack takes (8 .. 256), a length either side of each, and past them
+LENGTHS = (1, 5, 8, 9, 16, 17, 31, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257)
 OPS = ("sum", "mean", "nansum", "amax", "amin", "vector_norm")
 
 
@@ -56,9 +57,9 @@ def test_the_stack_gives_the_tile_walks_bits(name, monkeypatch):
         tiled = fn(x, 1)  # 6 columns: the TILE walk
         assert [c["STACK"] for k, c in seen if k == "_k_cols_fused"] == [0], n
         seen.clear()
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0):
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0, COLS_STACK_LONGER_MIN=0):
             stacked = fn(x, 1)
-        leaves = (1 if n <= 8 else min(plan.COLS_STACK_LEAVES, mod._tile(n))) if n <= 128 else 0
+        leaves = (1 if n <= 8 else min(plan.COLS_STACK_LEAVES, mod._tile(n))) if n <= plan.COLS_STACK_N else 0
         assert [(c["STACK"], c["TILE"]) for k, c in seen if k == "_k_cols_fused"] == [(leaves, mod._tile(n))], n
         assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
 
@@ -81,7 +82,7 @@ def test_bf16_loads_widen_to_the_same_bits(name, monkeypatch):
         x = _tricky(n, gen).to(torch.bfloat16)
         x[1, n // 3, 0] = torch.tensor(1e-39).to(torch.bfloat16)  # a subnormal
         tiled = fn(x, 1)
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0):
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0, COLS_STACK_LONGER_MIN=0):
             stacked = fn(x, 1)
         assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
 
@@ -97,7 +98,7 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
         x = _tricky(n, gen)
         tiled = mod.sum(x, 1)
         seen.clear()
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0,
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0, COLS_STACK_LONGER_MIN=0,
                    COLS_STACK_LEAVES=leaves, COLS_STACK_GROUP_TILE=1):
             stacked = mod.sum(x, 1)
         assert [c["STACK"] for k, c in seen] == [min(leaves, mod._tile(n), 8)], n
@@ -106,8 +107,8 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
 
 def test_which_views_take_the_stack(monkeypatch):
     """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_LONG_N;
-    from COLS_STACK_LONG_MIN at longer rows up to COLS_STACK_N (COLS_STACK_FLAT_MIN at a K below
-    COLS_FLAT_BELOW), there in groups of COLS_STACK_WIDE_LEAVES from COLS_STACK_SMALL columns and a K of
+    from COLS_STACK_LONG_MIN at longer rows up to COLS_STACK_LONGER_N (COLS_STACK_FLAT_MIN at a K below
+    COLS_FLAT_BELOW), from COLS_STACK_LONGER_MIN up to COLS_STACK_N; there in groups of COLS_STACK_WIDE_LEAVES from COLS_STACK_SMALL columns and a K of
     COLS_STACK_BLOCK (COLS_STACK_FLAT_LEAVES at a K below COLS_FLAT_BELOW); in blocks of
     COLS_STACK_SMALL_BLOCK columns below COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. A natural call
     there launches STACK, with the TILE walk's bits."""
@@ -117,10 +118,11 @@ def test_which_views_take_the_stack(monkeypatch):
     assert mod._walk_block(1, n, at) == small and mod._walk_block(1, 1, plan.COLS_STACK_SMALL) == wide
     assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, at) == 0
     assert mod._schedule(at, 8, 1)[2] == "rows"  # K 1: the rows kernels (COLS_STACK_K 2: any K > 1)
-    at, n = plan.COLS_STACK_LONG_MIN, plan.COLS_STACK_N
+    at, n = plan.COLS_STACK_LONG_MIN, plan.COLS_STACK_LONGER_N
     assert mod._walk_block(1, n, at) == mod._walk_block(1, plan.COLS_STACK_LONG_N + 1, at) == small
     assert mod._walk_block(1, n, plan.COLS_STACK_SMALL) == wide
-    assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, 1 << 20) == 0
+    assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, plan.COLS_STACK_LONGER_MIN - 1) == 0
+    assert mod._walk_block(1, plan.COLS_STACK_N + 1, 1 << 20) == 0
     assert mod._schedule(1, n, at)[3:5] == (small, at // small)
     # groups of COLS_STACK_WIDE_LEAVES there from COLS_STACK_SMALL columns, else COLS_STACK_LEAVES
     eight, four, cols = plan.COLS_STACK_WIDE_LEAVES, plan.COLS_STACK_LEAVES, plan.COLS_STACK_SMALL
@@ -134,6 +136,18 @@ def test_which_views_take_the_stack(monkeypatch):
     assert mod._stack_leaves((cols - 1) // k, n, k) == mod._stack_leaves(cols, 64, 16) == four
     for name in ("amax", "amin"):  # their specs' tune: 8 lost in bf16 (H200 run 115)
         assert importlib.import_module(f"generated.cuda.{name}").COLS_STACK_FLAT_LEAVES == four
+    # rows longer than COLS_STACK_LONGER_N, up to COLS_STACK_N (LANES): from COLS_STACK_LONGER_MIN columns,
+    # whatever K; there too 8 leaves where K holds a block or is flat
+    longer, n2 = plan.COLS_STACK_LONGER_MIN, plan.COLS_STACK_N
+    assert plan.COLS_STACK_LONGER_N < n2 <= mod.LANES and longer > plan.COLS_STACK_SMALL
+    for k in (8, 64, 256, 1024):
+        assert mod._cols_stack(longer // k, n2, k) and mod._cols_stack(longer // k, plan.COLS_STACK_LONGER_N + 1, k)
+        assert not mod._cols_stack(longer // k - 1, n2, k) and not mod._cols_stack(longer // k, n2 + 1, k)
+    assert mod._cols_stack(longer // 64 - 1, plan.COLS_STACK_LONGER_N, 64)  # a row of 128: COLS_STACK_FLAT_MIN
+    assert mod._stack_leaves(longer // 64, n2, 64) == flat8 and mod._stack_leaves(longer // 256, n2, 256) == eight
+    assert mod._stack_leaves(longer // 128, n2, 128) == four
+    with knobs(mod, COLS_STACK_LEAVES=1, COLS_STACK_GROUP_TILE=1):  # the loop's stack: 128 groups at most
+        assert mod._stack_leaves(longer // 128, n2, 128) == 2 and mod._stack_leaves(1, 128, 1) == 1
     # there, at a K below COLS_FLAT_BELOW (flat columns), from COLS_STACK_FLAT_MIN columns
     flat, k = plan.COLS_STACK_FLAT_MIN, plan.COLS_FLAT_BELOW - 1
     assert flat < at and mod._cols_stack(flat // 8, n, 8) and mod._cols_stack(-(-flat // k), n, k)
@@ -203,7 +217,7 @@ def test_flat_columns_give_the_same_bits(name, monkeypatch):
     walk, at every K."""
     mod = importlib.import_module(f"generated.cuda.{name}")
     fn = getattr(mod, name)
-    walk = dict(COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0) if name == "sum" \
+    walk = dict(COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0, COLS_STACK_LONGER_MIN=0) if name == "sum" \
         else dict(FREE_COLS_MIN=0, FREE_COLS_K=0, FREE_COLS_LONG_MIN=0, FREE_COLS_LONG_K=0, FREE_COLS_FLAT_MIN=0)
     seen = launches(mod, monkeypatch)
     gen = torch.Generator().manual_seed(5)
