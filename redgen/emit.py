@@ -23,19 +23,18 @@ from redgen.plan import (
     COLS_FLAT_BELOW,
     COLS_STACK_BLOCK,
     COLS_STACK_FLAT_LEAVES,
-    COLS_STACK_FLAT_MIN,
     COLS_STACK_GROUP_LEVELS,
     COLS_STACK_GROUP_TILE,
     COLS_STACK_K,
     COLS_STACK_LEAVES,
-    COLS_STACK_LONG_MIN,
     COLS_STACK_LONG_N,
-    COLS_STACK_LONGER_MIN,
-    COLS_STACK_LONGER_N,
     COLS_STACK_MIN,
     COLS_STACK_N,
+    COLS_STACK_ONE_RUN_N,
     COLS_STACK_SMALL,
     COLS_STACK_SMALL_BLOCK,
+    COLS_STACK_SPLIT_COLS,
+    COLS_STACK_SPLIT_MAX,
     COLS_STACK_WIDE_LEAVES,
     FREE_COLS_BLOCK,
     FREE_COLS_FLAT_MIN,
@@ -282,25 +281,23 @@ class ModuleCtx:
     free_cols_long_k: int = 0
     free_cols_flat_min: int = 0
     # plan.Plan.cols_stack: the cols kernels' lane tree leaf by leaf from cols_stack_min columns,
-    # cols_stack_k a batch row (cols_stack_long_min at rows longer than cols_stack_long_n,
-    # cols_stack_flat_min there at a short K), in blocks of cols_stack_block (cols_stack_small_block
-    # below cols_stack_small columns), cols_stack_leaves leaves a loop iteration from a TILE of
+    # cols_stack_k a batch row, in blocks of cols_stack_block (cols_stack_small_block below
+    # cols_stack_small columns; in runs below cols_stack_split_cols), cols_stack_leaves leaves a loop iteration from a TILE of
     # cols_stack_group_tile; stack_levels its loop's stack's depth (0: none), stack_group_levels its group's
     cols_stack_min: int = 0
     cols_stack_n: int = 0
     cols_stack_k: int = 0
     cols_stack_block: int = 0
-    cols_stack_long_n: int = 0
-    cols_stack_long_min: int = 0
-    cols_stack_longer_n: int = 0  # rows longer than this need cols_stack_longer_min columns
-    cols_stack_longer_min: int = 0
-    cols_stack_flat_min: int = 0
+    cols_stack_long_n: int = 0  # rows longer than this take the wider groups (cols_stack_wide_leaves)
     cols_stack_small: int = 0
     cols_stack_small_block: int = 0
     cols_stack_leaves: int = 0
     cols_stack_wide_leaves: int = 0  # the group at rows past cols_stack_long_n from cols_stack_small columns
     cols_stack_flat_leaves: int = 0  # the same, at a K below cols_flat_below
     cols_stack_group_tile: int = 0
+    cols_stack_split_cols: int = 0  # the stack's leaves in runs on views of fewer columns
+    cols_stack_split_max: int = 0
+    cols_stack_one_run_n: int = 0  # longer rows take one run only from cols_stack_split_cols columns
     stack_levels: int = 0
     stack_group_levels: int = 0
     widen_loads: bool = False  # the cols walks' float loads widened through _rg_f32 (exprs.narrowed)
@@ -721,12 +718,11 @@ def context(plan: Plan, certificate) -> ModuleCtx:
            if plan.free_cols else {}),
         **({"cols_stack_min": COLS_STACK_MIN, "cols_stack_n": COLS_STACK_N, "cols_stack_k": COLS_STACK_K,
             "cols_stack_block": COLS_STACK_BLOCK, "cols_stack_long_n": COLS_STACK_LONG_N,
-            "cols_stack_long_min": COLS_STACK_LONG_MIN, "cols_stack_flat_min": COLS_STACK_FLAT_MIN,
-            "cols_stack_longer_n": COLS_STACK_LONGER_N, "cols_stack_longer_min": COLS_STACK_LONGER_MIN,
             "cols_stack_small": COLS_STACK_SMALL,
             "cols_stack_small_block": COLS_STACK_SMALL_BLOCK, "cols_stack_leaves": COLS_STACK_LEAVES,
             "cols_stack_wide_leaves": COLS_STACK_WIDE_LEAVES, "cols_stack_flat_leaves": COLS_STACK_FLAT_LEAVES,
-            "cols_stack_group_tile": COLS_STACK_GROUP_TILE,
+            "cols_stack_group_tile": COLS_STACK_GROUP_TILE, "cols_stack_split_cols": COLS_STACK_SPLIT_COLS,
+            "cols_stack_split_max": COLS_STACK_SPLIT_MAX, "cols_stack_one_run_n": COLS_STACK_ONE_RUN_N,
             "stack_levels": (lanes // 2).bit_length() - 1, "stack_group_levels": COLS_STACK_GROUP_LEVELS}
            if plan.cols_stack else {}),
         cols_flat_below=COLS_FLAT_BELOW if plan.free_cols or plan.cols_stack else 0,

@@ -232,15 +232,16 @@ FREE_COLS_LONG_K = 2
 # 79.9 / 41.2, f32 56.0 / 85.1 / 57.2; 4096 x 256 x 64 35.7 / 51.4 / 41.2; 1024 x 256 x 256 35.8 / 53.3 /
 # 43.3; nansum, vector_norm and amax alike. Below it mostly lost (sum bf16 256 x 256 x 512, 131072
 # columns, 30.4 / 37.9; 16 x 256 x 1024 4.4 / 16.3; 2048 x 256 x 16 12.2 / 15.3).
+# Run 120 (H200, bits equal) took a column's leaves in runs (COLS_STACK_SPLIT_COLS below) and forced
+# the stack where these rules kept the TILE walk (rows of 96-256 on 16384-131072 columns): it won at
+# every one of 36 points (sum bf16 64 x 160 x 2048 25.7 -> 19.2 us, 4096 x 160 x 8 13.2 -> 5.7, 16 x 128
+# x 1024 3.2 -> 2.3; f32 8 x 256 x 8192 24.4 -> 18.0; nansum alike), so one minimum, COLS_STACK_MIN,
+# serves every row of at most COLS_STACK_N (the rows' own minimums of runs 103-118 are gone).
 COLS_STACK_MIN = 16384
-COLS_STACK_FLAT_MIN = 32768
 COLS_STACK_N = 256
-COLS_STACK_LONGER_N = 128
-COLS_STACK_LONGER_MIN = 262144
 COLS_STACK_K = 2
 COLS_STACK_BLOCK = 256
 COLS_STACK_LONG_N = 64
-COLS_STACK_LONG_MIN = 65536
 COLS_STACK_SMALL = 163840
 COLS_STACK_SMALL_BLOCK = 128
 COLS_STACK_LEAVES = 4
@@ -262,6 +263,21 @@ COLS_STACK_WIDE_LEAVES = 8
 # torch 20.2: their specs keep 4). Below COLS_STACK_SMALL columns 8 lost (sum bf16 8192 x 128 x 16 8.6
 # / 10.7, 1024 x 128 x 32 5.3 / 8.1).
 COLS_STACK_FLAT_LEAVES = 8
+# Each thread's walk is serial, a chain of TILE / STACK loads: on a view of fewer columns than
+# COLS_STACK_SPLIT_COLS the walk takes a column's leaves in SPLIT runs (at most COLS_STACK_SPLIT_MAX,
+# a power of two), run g's in a thread of its own, COLS_STACK_BLOCK / SPLIT columns a program; each
+# run's root is a node of the TILE-lane tree, and the tree's levels above the runs meet them (pairs
+# (2g, 2g+1)): the same combines in the same order. Run 120 (H200, bits equal), us, before / runs:
+# sum bf16 1024 x 128 x 32 (8 runs) 5.5 / 3.3, 4096 x 96 x 8 4.9 / 3.5, 16 x 64 x 1024 3.4 / 2.0; f32
+# 64 x 128 x 1024 (4) 6.1 / 5.7, 128 x 128 x 1024 (2) 19.5 / 18.4; nansum bf16 4096 x 64 x 4 4.0 / 2.2.
+# Two runs of flat columns (K below COLS_FLAT_BELOW) lost (sum bf16 2048 x 96 x 64 8.9 / 10.7, f32 11.8
+# / 16.9; 8192 x 128 x 16 8.7 / 10.2): there one run, or four and more.
+COLS_STACK_SPLIT_COLS = 262144
+COLS_STACK_SPLIT_MAX = 8
+# Rows longer than COLS_STACK_ONE_RUN_N in one run lost below COLS_STACK_SPLIT_COLS columns (run 117:
+# sum bf16 256 x 256 x 512 30.4 / 37.9, 2048 x 256 x 16 12.2 / 16.8), and run 120 did not time them
+# there at a flat K, where two runs are not taken: such views keep the TILE walk.
+COLS_STACK_ONE_RUN_N = 128
 COLS_STACK_GROUP_TILE = 16
 COLS_STACK_GROUP_LEVELS = 3
 # Those two walks (free_cols, cols_stack), one lane a column, take their columns in their flat order

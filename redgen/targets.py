@@ -78,7 +78,7 @@ class Target:
     # FREE_COLS_K, FREE_COLS_LONG_MIN, FREE_COLS_LONG_K and FREE_COLS_FLAT_MIN 0, any view's columns
     # walked one lane a column at rows of at most LANES, FREE_COLS_LONG_TILE lanes at longer rows of one
     # chunk (plan.Plan.free_cols), where the natural call at the check's few columns walks TILE lanes;
-    # "cols_stack": COLS_STACK_MIN, COLS_STACK_K, COLS_STACK_LONG_MIN, COLS_STACK_FLAT_MIN and COLS_STACK_LONGER_MIN 0, the lane
+    # "cols_stack": COLS_STACK_MIN and COLS_STACK_K 0, the lane
     # tree built leaf by leaf at rows of at most COLS_STACK_N (plan.Plan.cols_stack). Both with
     # COLS_FLAT_BELOW 4: at K 3 the walk's columns flat across batch rows, at K 5 a block cut to K
     # (AFTER_SIZES 3 and 5).
@@ -159,10 +159,10 @@ _CUDA_KNOBS = (
     ("free_cols", ("FREE_COLS_MIN", "FREE_COLS_K", "FREE_COLS_BLOCK", "FREE_COLS_SMALL", "FREE_COLS_SMALL_BLOCK",
                    "FREE_COLS_LONG_TILE", "FREE_COLS_LONG_BLOCK", "FREE_COLS_LONG_MIN", "FREE_COLS_LONG_K", "FREE_COLS_FLAT_MIN")),  # an order-free op's cols walk, one lane a column
     ("cols_stack", ("COLS_STACK_MIN", "COLS_STACK_N", "COLS_STACK_K", "COLS_STACK_BLOCK", "COLS_STACK_LONG_N",
-                    "COLS_STACK_LONG_MIN", "COLS_STACK_FLAT_MIN", "COLS_STACK_LONGER_N", "COLS_STACK_LONGER_MIN",
                     "COLS_STACK_SMALL", "COLS_STACK_SMALL_BLOCK", "COLS_STACK_LEAVES",
                     "COLS_STACK_WIDE_LEAVES", "COLS_STACK_FLAT_LEAVES",
-                    "COLS_STACK_GROUP_TILE")),  # a one-read op's: its lane tree leaf by leaf
+                    "COLS_STACK_GROUP_TILE", "COLS_STACK_SPLIT_COLS", "COLS_STACK_SPLIT_MAX",
+                    "COLS_STACK_ONE_RUN_N")),  # a one-read op's: its lane tree leaf by leaf
     ("cols_flat", ("COLS_FLAT_BELOW",)),  # their columns across batch rows
     ("row_tile", ("ROW_TILE_WARP_LANES",)),  # and the row kernel's warps there
     ("row", ("ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
@@ -193,11 +193,9 @@ CUDA = Target(
     empirical_cols_forms=(("free_cols", (("FREE_COLS_MIN", 0), ("FREE_COLS_K", 0), ("FREE_COLS_LONG_MIN", 0),
                                          ("FREE_COLS_LONG_K", 0), ("FREE_COLS_FLAT_MIN", 0),
                                          ("COLS_FLAT_BELOW", 4))),
-                          ("cols_stack", (("COLS_STACK_MIN", 0), ("COLS_STACK_K", 0), ("COLS_STACK_LONG_MIN", 0),
-                                          ("COLS_STACK_FLAT_MIN", 0), ("COLS_STACK_LONGER_MIN", 0),
-                                          ("COLS_FLAT_BELOW", 4)))),
+                          ("cols_stack", (("COLS_STACK_MIN", 0), ("COLS_STACK_K", 0), ("COLS_FLAT_BELOW", 4)))),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
-    knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "COLS_TILE_ELEMS", "FREE_COLS_BLOCK", "FREE_COLS_SMALL_BLOCK", "FREE_COLS_LONG_TILE", "FREE_COLS_LONG_BLOCK", "COLS_STACK_BLOCK", "COLS_STACK_SMALL_BLOCK", "COLS_STACK_LEAVES", "COLS_STACK_WIDE_LEAVES", "COLS_STACK_FLAT_LEAVES", "COLS_STACK_GROUP_TILE", "ROWS_TILE_ELEMS", "ROW_TILE_WARP_LANES", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
+    knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "COLS_TILE_ELEMS", "FREE_COLS_BLOCK", "FREE_COLS_SMALL_BLOCK", "FREE_COLS_LONG_TILE", "FREE_COLS_LONG_BLOCK", "COLS_STACK_BLOCK", "COLS_STACK_SMALL_BLOCK", "COLS_STACK_LEAVES", "COLS_STACK_WIDE_LEAVES", "COLS_STACK_FLAT_LEAVES", "COLS_STACK_GROUP_TILE", "COLS_STACK_SPLIT_MAX", "ROWS_TILE_ELEMS", "ROW_TILE_WARP_LANES", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
                                     "ROW_ACROSS_FEW_WARPS"),
     stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "SHORT_TILE_MAX", "ROW_MAX_TILES", "ROW_STACK",
                   "ROW_RAW_ITEMSIZE"),

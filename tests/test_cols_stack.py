@@ -1,8 +1,7 @@
 """The cols kernels of the one-read ops of one input read element by element (sum, mean, nansum,
 amax, amin, vector_norm; plan.Plan.cols_stack) build the TILE-lane pairwise tree of a short row leaf by
-leaf, one lane a column (STACK), where the view holds COLS_STACK_MIN columns or more (COLS_STACK_LONG_MIN
-at rows longer than COLS_STACK_LONG_N, COLS_STACK_LONGER_MIN past COLS_STACK_LONGER_N), COLS_STACK_K a
-batch row, at rows of at most COLS_STACK_N:
+leaf, one lane a column (STACK), where the view holds COLS_STACK_MIN columns or more, COLS_STACK_K a
+batch row, at rows of at most COLS_STACK_N (in SPLIT runs below COLS_STACK_SPLIT_COLS columns):
 leaf j meets the stacked roots its trailing one bits name, the earlier on the left, STACK leaves a
 loop iteration (a group's stack resolved when the kernel compiles, its root the loop's). The same
 combines in the same order as the tree over a [TILE, BLOCK] tile, so the same bits: these tests
@@ -57,7 +56,7 @@ def test_the_stack_gives_the_tile_walks_bits(name, monkeypatch):
         tiled = fn(x, 1)  # 6 columns: the TILE walk
         assert [c["STACK"] for k, c in seen if k == "_k_cols_fused"] == [0], n
         seen.clear()
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0, COLS_STACK_LONGER_MIN=0):
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0):
             stacked = fn(x, 1)
         leaves = (1 if n <= 8 else min(plan.COLS_STACK_LEAVES, mod._tile(n))) if n <= plan.COLS_STACK_N else 0
         assert [(c["STACK"], c["TILE"]) for k, c in seen if k == "_k_cols_fused"] == [(leaves, mod._tile(n))], n
@@ -82,7 +81,7 @@ def test_bf16_loads_widen_to_the_same_bits(name, monkeypatch):
         x = _tricky(n, gen).to(torch.bfloat16)
         x[1, n // 3, 0] = torch.tensor(1e-39).to(torch.bfloat16)  # a subnormal
         tiled = fn(x, 1)
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0, COLS_STACK_LONGER_MIN=0):
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0):
             stacked = fn(x, 1)
         assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
 
@@ -98,7 +97,7 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
         x = _tricky(n, gen)
         tiled = mod.sum(x, 1)
         seen.clear()
-        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0, COLS_STACK_LONGER_MIN=0,
+        with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0,
                    COLS_STACK_LEAVES=leaves, COLS_STACK_GROUP_TILE=1):
             stacked = mod.sum(x, 1)
         assert [c["STACK"] for k, c in seen] == [min(leaves, mod._tile(n), 8)], n
@@ -106,60 +105,89 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
 
 
 def test_which_views_take_the_stack(monkeypatch):
-    """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_LONG_N;
-    from COLS_STACK_LONG_MIN at longer rows up to COLS_STACK_LONGER_N (COLS_STACK_FLAT_MIN at a K below
-    COLS_FLAT_BELOW), from COLS_STACK_LONGER_MIN up to COLS_STACK_N; there in groups of COLS_STACK_WIDE_LEAVES from COLS_STACK_SMALL columns and a K of
-    COLS_STACK_BLOCK (COLS_STACK_FLAT_LEAVES at a K below COLS_FLAT_BELOW); in blocks of
-    COLS_STACK_SMALL_BLOCK columns below COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. A natural call
-    there launches STACK, with the TILE walk's bits."""
+    """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_N
+    (LANES), a row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS columns.
+    Below COLS_STACK_SPLIT_COLS columns a column's leaves in SPLIT runs (the power of two
+    bringing the columns to it, at most COLS_STACK_SPLIT_MAX and TILE over the group; not two at a flat
+    K), COLS_STACK_BLOCK / SPLIT columns a program; in one run blocks of COLS_STACK_SMALL_BLOCK below
+    COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. Groups of COLS_STACK_WIDE_LEAVES at rows longer than
+    COLS_STACK_LONG_N from COLS_STACK_SMALL columns and a K of COLS_STACK_BLOCK (COLS_STACK_FLAT_LEAVES
+    at a K below COLS_FLAT_BELOW). A natural call there launches STACK and SPLIT, with the TILE walk's
+    bits."""
     mod = importlib.import_module("generated.cuda.sum")
-    small, wide = plan.COLS_STACK_SMALL_BLOCK, plan.COLS_STACK_BLOCK
-    at, n = plan.COLS_STACK_MIN, plan.COLS_STACK_LONG_N
-    assert mod._walk_block(1, n, at) == small and mod._walk_block(1, 1, plan.COLS_STACK_SMALL) == wide
-    assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, at) == 0
+    small, wide, at, top = plan.COLS_STACK_SMALL_BLOCK, plan.COLS_STACK_BLOCK, plan.COLS_STACK_MIN, plan.COLS_STACK_N
+    assert top == mod.LANES
+    for n in (1, 64, 65, 128, 129, top):
+        for k in (2, 8, 64, 1024):
+            assert mod._cols_stack(-(-at // k), n, k) and not mod._cols_stack((at - 1) // k, n, k), (n, k)
+    assert not mod._cols_stack(1, top + 1, 1 << 20) and mod._walk_block(1, top + 1, 1 << 20) == 0
+    # a row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS columns: two runs
+    # of a flat K are not taken, so 131072 flat columns of rows of 160 keep the TILE walk
+    one, cols = plan.COLS_STACK_ONE_RUN_N, plan.COLS_STACK_SPLIT_COLS
+    assert not mod._cols_stack(cols // 2 // 64, one + 1, 64) and mod._cols_stack(cols // 2 // 64, one, 64)
+    assert mod._cols_stack(cols // 64, one + 1, 64) and mod._cols_stack(cols // 2 // 256, one + 1, 256)
+    assert mod._stack_split(cols // 2 // 64, one + 1, 64) == 1 and mod._stack_split(cols // 2 // 256, top, 256) == 2
     assert mod._schedule(at, 8, 1)[2] == "rows"  # K 1: the rows kernels (COLS_STACK_K 2: any K > 1)
-    at, n = plan.COLS_STACK_LONG_MIN, plan.COLS_STACK_LONGER_N
-    assert mod._walk_block(1, n, at) == mod._walk_block(1, plan.COLS_STACK_LONG_N + 1, at) == small
-    assert mod._walk_block(1, n, plan.COLS_STACK_SMALL) == wide
-    assert mod._walk_block(1, n, at - 1) == mod._walk_block(1, n + 1, plan.COLS_STACK_LONGER_MIN - 1) == 0
-    assert mod._walk_block(1, plan.COLS_STACK_N + 1, 1 << 20) == 0
-    assert mod._schedule(1, n, at)[3:5] == (small, at // small)
-    # groups of COLS_STACK_WIDE_LEAVES there from COLS_STACK_SMALL columns, else COLS_STACK_LEAVES
+    # runs: the columns times SPLIT up to COLS_STACK_SPLIT_COLS, COLS_STACK_BLOCK / SPLIT columns a program
+    cols = plan.COLS_STACK_SPLIT_COLS
+    assert [mod._stack_split(1, 128, c) for c in (cols, cols // 2, cols // 4, cols // 8, at)] == [1, 2, 4, 8, 8]
+    assert [mod._walk_block(1, 128, c) for c in (cols // 2, cols // 4, cols // 8)] == [wide // 2, wide // 4, wide // 8]
+    assert mod._stack_split(cols // 2 // 64, 128, 64) == 1 and mod._stack_split(cols // 4 // 64, 128, 64) == 4
+    assert mod._stack_split(1, 16, at) == 4 and mod._stack_split(1, 8, at) == min(8, mod._tile(8))
+    with knobs(mod, COLS_STACK_SPLIT_MAX=1):
+        assert mod._stack_split(1, 128, at) == 1 and mod._walk_block(1, 128, at) == small
+    # one run: blocks of COLS_STACK_SMALL_BLOCK below COLS_STACK_SMALL columns
+    assert cols // 2 < plan.COLS_STACK_SMALL < cols
+    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL - 1) == small
+    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL) == wide
+    # groups of COLS_STACK_WIDE_LEAVES at rows past COLS_STACK_LONG_N from COLS_STACK_SMALL columns,
+    # else COLS_STACK_LEAVES
     eight, four, cols = plan.COLS_STACK_WIDE_LEAVES, plan.COLS_STACK_LEAVES, plan.COLS_STACK_SMALL
-    assert mod._stack_leaves(cols // 256, n, 256) == mod._stack_leaves(1, n, cols) == eight != four
-    assert mod._stack_leaves(1, n, cols - 1) == mod._stack_leaves(1, 64, 1 << 20) == four
-    assert mod._stack_leaves(cols // 128, n, 128) == four  # a block of columns across batch rows
+    for n in (plan.COLS_STACK_LONG_N + 1, 128, top):
+        assert mod._stack_leaves(cols // 256, n, 256) == mod._stack_leaves(1, n, cols) == eight != four
+        assert mod._stack_leaves(1, n, cols - 1) == four
+        assert mod._stack_leaves(cols // 128, n, 128) == four  # a block of columns across batch rows
+    assert mod._stack_leaves(1, plan.COLS_STACK_LONG_N, 1 << 20) == four
     assert importlib.import_module("generated.cuda.nansum").COLS_STACK_WIDE_LEAVES == four  # its spec's tune
     # and COLS_STACK_FLAT_LEAVES at a K below COLS_FLAT_BELOW (flat columns) from COLS_STACK_SMALL columns
     flat8, k = plan.COLS_STACK_FLAT_LEAVES, plan.COLS_FLAT_BELOW - 1
-    assert mod._stack_leaves(-(-cols // k), n, k) == mod._stack_leaves(cols // 16, n, 16) == flat8 != four
-    assert mod._stack_leaves((cols - 1) // k, n, k) == mod._stack_leaves(cols, 64, 16) == four
+    for n in (128, top):
+        assert mod._stack_leaves(-(-cols // k), n, k) == mod._stack_leaves(cols // 16, n, 16) == flat8 != four
+        assert mod._stack_leaves((cols - 1) // k, n, k) == four
+    assert mod._stack_leaves(cols, 64, 16) == four
     for name in ("amax", "amin"):  # their specs' tune: 8 lost in bf16 (H200 run 115)
         assert importlib.import_module(f"generated.cuda.{name}").COLS_STACK_FLAT_LEAVES == four
-    # rows longer than COLS_STACK_LONGER_N, up to COLS_STACK_N (LANES): from COLS_STACK_LONGER_MIN columns,
-    # whatever K; there too 8 leaves where K holds a block or is flat
-    longer, n2 = plan.COLS_STACK_LONGER_MIN, plan.COLS_STACK_N
-    assert plan.COLS_STACK_LONGER_N < n2 <= mod.LANES and longer > plan.COLS_STACK_SMALL
-    for k in (8, 64, 256, 1024):
-        assert mod._cols_stack(longer // k, n2, k) and mod._cols_stack(longer // k, plan.COLS_STACK_LONGER_N + 1, k)
-        assert not mod._cols_stack(longer // k - 1, n2, k) and not mod._cols_stack(longer // k, n2 + 1, k)
-    assert mod._cols_stack(longer // 64 - 1, plan.COLS_STACK_LONGER_N, 64)  # a row of 128: COLS_STACK_FLAT_MIN
-    assert mod._stack_leaves(longer // 64, n2, 64) == flat8 and mod._stack_leaves(longer // 256, n2, 256) == eight
-    assert mod._stack_leaves(longer // 128, n2, 128) == four
     with knobs(mod, COLS_STACK_LEAVES=1, COLS_STACK_GROUP_TILE=1):  # the loop's stack: 128 groups at most
-        assert mod._stack_leaves(longer // 128, n2, 128) == 2 and mod._stack_leaves(1, 128, 1) == 1
-    # there, at a K below COLS_FLAT_BELOW (flat columns), from COLS_STACK_FLAT_MIN columns
-    flat, k = plan.COLS_STACK_FLAT_MIN, plan.COLS_FLAT_BELOW - 1
-    assert flat < at and mod._cols_stack(flat // 8, n, 8) and mod._cols_stack(-(-flat // k), n, k)
-    assert not mod._cols_stack(flat // 8 - 1, n, 8) and not mod._cols_stack(flat // (k + 1), n, k + 1)
+        assert mod._stack_leaves(cols // 128, top, 128) == 2 and mod._stack_leaves(1, 128, 1) == 1
     seen = launches(mod, monkeypatch)
-    at = plan.COLS_STACK_MIN
     x = torch.randn(1, 9, at, generator=torch.Generator().manual_seed(4))
     got = mod.sum(x, 1)
-    assert [(k, c["STACK"], c["TILE"], c["BLOCK"]) for k, c in seen] == [
-        ("_k_cols_fused", plan.COLS_STACK_LEAVES, 16, small)]
+    assert [(k, c["STACK"], c["TILE"], c["SPLIT"], c["BLOCK"]) for k, c in seen] == [
+        ("_k_cols_fused", plan.COLS_STACK_LEAVES, 16, 4, wide // 4)]
     with knobs(mod, COLS_STACK_MIN=at + 1):
         assert torch.equal(_bits(mod.sum(x, 1)), _bits(got))
+
+
+@pytest.mark.parametrize("split", [1, 2, 4, 8])
+def test_every_run_count_gives_the_same_bits(split, monkeypatch):
+    """SPLIT runs of a column's leaves (COLS_STACK_SPLIT_MAX forcing at most `split`), each run's root a
+    node of the TILE-lane tree, the tree's levels above them meeting the roots: the TILE walk's bits at
+    every tile, with NaNs, infinities and zeros of both signs, in f32 and bf16."""
+    mod = importlib.import_module("generated.cuda.nansum")
+    seen = launches(mod, monkeypatch)
+    gen = torch.Generator().manual_seed(7)
+    for n in (3, 8, 16, 33, 100, 128, 200, 256):
+        for dtype in (torch.float32, torch.bfloat16):
+            # K 130: not flat (COLS_FLAT_BELOW), so two runs are taken too
+            x = torch.cat([_tricky(n, gen), torch.randn(2, n, 127, generator=gen)], 2).to(dtype)
+            tiled = mod.nansum(x, 1)
+            seen.clear()
+            with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_SPLIT_MAX=split):
+                stacked = mod.nansum(x, 1)
+                want = min(split, mod._tile(n) // mod._stack_leaves(2, n, 130))
+                assert mod._stack_split(2, n, 130) == want
+            assert [c["SPLIT"] for k, c in seen if k == "_k_cols_fused"] == [want], (n, split)
+            assert torch.equal(_bits(stacked), _bits(tiled)), (split, n, dtype)
 
 
 @pytest.mark.parametrize(("name", "stack"), [
@@ -217,7 +245,8 @@ def test_flat_columns_give_the_same_bits(name, monkeypatch):
     walk, at every K."""
     mod = importlib.import_module(f"generated.cuda.{name}")
     fn = getattr(mod, name)
-    walk = dict(COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_LONG_MIN=0, COLS_STACK_FLAT_MIN=0, COLS_STACK_LONGER_MIN=0) if name == "sum" \
+    # (the stack in one run: its block of columns, not one cut by runs, K 64 included)
+    walk = dict(COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_SPLIT_MAX=1) if name == "sum" \
         else dict(FREE_COLS_MIN=0, FREE_COLS_K=0, FREE_COLS_LONG_MIN=0, FREE_COLS_LONG_K=0, FREE_COLS_FLAT_MIN=0)
     seen = launches(mod, monkeypatch)
     gen = torch.Generator().manual_seed(5)

@@ -168,11 +168,13 @@ def test_schedule_from_sizes_alone(gen):
     # 2**31 + 5 rows of one element: programs of 256 rows (a short row's walk), the fused path, int64
     assert mod._schedule(BIG, 1, 1) == (4096, 1, "rows", 256, -(-BIG // 256), 4, False, True)  # 256 rows of 8 lanes
     # [lanes, cols] kernel: 2**31 + 5 columns k
-    # rows of at most COLS_STACK_N on this many columns: the stack, COLS_STACK_BLOCK columns a program
-    # (plan.py); of at most two tiles 64 (plan.COLS_SHORT_BLOCK), longer ones specs/sum.red's tile K = 32
+    # rows of at most COLS_STACK_N (256) on this many columns: the stack, COLS_STACK_BLOCK columns a
+    # program (plan.py); of at most two tiles 64 (plan.COLS_SHORT_BLOCK), longer ones specs/sum.red's
+    # tile K = 32
     assert mod._schedule(1, 2, BIG)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
     assert mod._schedule(1, 100, BIG)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
-    assert mod._schedule(1, 200, BIG)[2:] == ("cols", 64, -(-BIG // 64), 4, False, True)
+    assert mod._schedule(1, 256, BIG)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
+    assert mod._schedule(1, 300, BIG)[2:] == ("cols", 64, -(-BIG // 64), 4, False, True)
     assert mod._schedule(1, 513, BIG)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)
     # rows near the limit: R + BLOCK (or the finish pass's FINISH_BLOCK) must fit
     # (rows of one element: blocks of 256 rows, so R + 256)

@@ -345,8 +345,8 @@ def prove(plan: Plan) -> Certificate:
                "cut to K at K 5",) if plan.free_cols or plan.cols_stack else ()),
             *(("the cols kernels' walk of a row of at most COLS_STACK_N elements (one chunk) one lane a column "
                "(STACK, COLS_STACK_BLOCK columns a program, COLS_STACK_SMALL_BLOCK below COLS_STACK_SMALL) where the view holds COLS_STACK_MIN columns or more "
-               "(COLS_STACK_LONG_MIN at rows longer than COLS_STACK_LONG_N, COLS_STACK_FLAT_MIN there at a short K, "
-               "COLS_STACK_LONGER_MIN at rows longer than COLS_STACK_LONGER_N), "
+               "(taken in SPLIT runs, their roots met by the tree's levels above them, below COLS_STACK_SPLIT_COLS; "
+               "a row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS), "
                "COLS_STACK_K or more a batch row: "
                "leaf j is lane j of the TILE walk, its element or none combined into the identity, and the "
                "TILE-lane tree is built leaf by leaf, leaf j meeting the stacked roots its trailing one bits "
