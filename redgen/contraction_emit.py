@@ -107,7 +107,9 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
     op = plan.op
     eps = tuple(_epilogue(op, j, i) for j, i in enumerate(op.epilogue))
     raised = pow_params([op.output.expr])
-    taken = {"a", "b", *(f"e{j}" for j in range(len(eps)))}
+    # The emitter's own argument names, every p<j> among them: a spec name falling back to p<j> then
+    # never meets one kept (params p1 and dim: p1 -> p0, dim -> p1).
+    taken = {"a", "b", *(f"e{j}" for j in range(len(eps))), *(f"p{j}" for j in range(len(op.params)))}
     params = []
     for j, p in enumerate(op.params):
         # As a reduction's launcher: the spec's name as the keyword where Python and the arguments allow it.

@@ -222,6 +222,26 @@ def test_an_epilogue_calls_helpers_and_raises_to_a_parameter(target, tmp_path):
             assert "def lin_pow(a, b, e0, *, p=2.0):" in path.read_text()
 
 
+def test_a_parameter_name_the_launcher_cannot_keep_never_takes_another_ones(tmp_path):
+    """The fallback keyword p<j> of a parameter whose spec name the launcher cannot take (dim) never
+    equals a kept one: a parameter named p1 is p0 there, so the signature has no duplicate."""
+    from redgen.cli import main
+
+    text = LINEAR_EPI.format(name="lin_two", expr="(s + bias) * p1 + dim").replace(
+        "param p = 2\n", "param p1 = 2\nparam dim = 1\n")
+    spec = spec_file(tmp_path, text, "lin_two")
+    assert main(["build", str(spec), "--target", "cuda", "--out", str(tmp_path / "out"), "--no-empirical"]) == 0
+    path = tmp_path / "out" / "cuda" / "lin_two.py"
+    assert "def lin_two(a, b, e0, *, p0=2.0, p1=1.0):" in path.read_text()
+    mod_spec = importlib.util.spec_from_file_location("_lin_two_cuda", path)
+    mod = importlib.util.module_from_spec(mod_spec)
+    sys.modules[mod_spec.name] = mod  # triton reads kernel source through the module
+    mod_spec.loader.exec_module(mod)
+    x, w, bias = rand(7, 150), rand(45, 150, seed=1), rand(45, seed=2)
+    lin = x.double() @ w.double().t() + bias.double()
+    assert_accurate(mod.lin_two(x, w, bias, p0=3.0, p1=0.5), lin * 3.0 + 0.5, torch.float32)
+
+
 def test_epilogue_may_not_read_an_operand(tmp_path):
     p = spec_file(tmp_path, MM.replace("reduce K: c = sum(a * b)", "reduce K: s = sum(a * b)\nc = s + a"))
     with pytest.raises(errors.BadExpr, match="reads 'a' element-wise"):
