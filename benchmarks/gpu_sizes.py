@@ -106,7 +106,7 @@ def long_row(mods) -> None:
     x2[0, plant + 1] = 30.0  # a tie: the first index wins
     x1 = x2[0:1]
     s64, m64 = f64_stats(x1[0])
-    say(f"(1, {BIG}) bf16: schedule {mods['sum']._schedule(1, BIG, 1)}")
+    say(f"(1, {BIG}) bf16: schedule {mods['sum']._schedule(1, BIG, 1, 2)}")
     got, dt = timed(lambda: mods["sum"].sum(x1, 1, dtype=torch.float32))
     accurate(f"sum (1, {BIG}) bf16 -> f32 [{dt:.2f} s]", got[0], s64, torch.bfloat16)
     got, dt = timed(lambda: mods["mean"].mean(x1, 1, dtype=torch.float32))
@@ -121,7 +121,7 @@ def long_row(mods) -> None:
         check(f"{op}{'(f32)' if kw else ''} row 0 alone == row 0 in a batch of 2 (bitwise)",
               torch.equal(alone[0], batch[0]), f"{alone[0].item()} / {batch[0].item()}")
     # 2**31 + 5 columns of 2: the [lanes, cols] kernel, K beyond int32
-    say(f"(2, {BIG}) dim 0: schedule {mods['sum']._schedule(1, 2, BIG)}")
+    say(f"(2, {BIG}) dim 0: schedule {mods['sum']._schedule(1, 2, BIG, 2)}")
     # (f32 outputs: the sum of two bf16 values is exact in f32, whatever the rounding to bf16)
     got, dt = timed(lambda: mods["sum"].sum(x2, 0, dtype=torch.float32))
     check(f"sum (2, {BIG}) dim 0 ({BIG} columns) exact vs torch [{dt:.2f} s]",
@@ -130,7 +130,7 @@ def long_row(mods) -> None:
     check(f"amax (2, {BIG}) dim 0 exact vs torch [{dt:.2f} s]", torch.equal(got, torch.maximum(x2[0], x2[1])))
     # 2**31 + 5 rows of 2: the [rows, lanes] kernel, more programs than grid axis 0 holds
     rows = x2.view(BIG, 2)
-    say(f"({BIG}, 2) dim 1: schedule {mods['sum']._schedule(BIG, 2, 1)}")
+    say(f"({BIG}, 2) dim 1: schedule {mods['sum']._schedule(BIG, 2, 1, 2)}")
     got, dt = timed(lambda: mods["sum"].sum(rows, 1, dtype=torch.float32))
     check(f"sum ({BIG}, 2) dim 1 exact vs torch [{dt:.2f} s]", torch.equal(got, rows[:, 0].float() + rows[:, 1].float()))
     got, dt = timed(lambda: mods["amax"].amax(rows, 1))
@@ -154,7 +154,7 @@ def long_flat(mods) -> None:
     y = x[:MID]
     s64, _ = f64_stats(y)
     mod = mods["sum"]
-    say(f"({MID},): schedule {mod._schedule(1, MID, 1)}")
+    say(f"({MID},): schedule {mod._schedule(1, MID, 1, 4)}")
     split, dt = timed(lambda: mod.sum(y))
     accurate(f"x.sum() of {MID} f32, {-(-MID // 4096)} chunks, split [{dt:.2f} s]", split,
              s64, torch.float32)

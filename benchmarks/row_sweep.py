@@ -97,7 +97,7 @@ def point(op, mod, prev, dt, m, n, timing):
     b = torch.randn(n, device="cuda", generator=g).to(DT[dt])
     ours, ref, liger = calls(op, mod, x, w, b, r)
     row = {"op": op, "dtype": dt, "rows": m, "N": n,
-           "path": mod._schedule(m, n, 1)[2] + ("/split" if mod._schedule(m, n, 1)[6] else "")}
+           "path": mod._schedule(m, n, 1, 4)[2] + ("/split" if mod._schedule(m, n, 1, 4)[6] else "")}
     y = ours()
     fused = with_knobs(mod, {"ROW_MAX_TILES": 0, "SPLIT_BELOW": 0}, ours)
     split = with_knobs(mod, {"ROW_MAX_TILES": 0, "SPLIT_BELOW": 1 << 62}, ours)

@@ -46,7 +46,7 @@ def main() -> None:
             for m, n in POINTS:
                 g = torch.Generator(device="cuda").manual_seed(m + n)
                 x = torch.randn(m, n, device="cuda", generator=g).to(DT[dt])
-                row = {"op": op, "dtype": dt, "rows": m, "N": n, "path": mod._schedule(m, n, 1)[2]}
+                row = {"op": op, "dtype": dt, "rows": m, "N": n, "path": mod._schedule(m, n, 1, 4)[2]}
                 outs = {}
                 for u in VALUES:
                     mod.UNROLL = u

@@ -238,7 +238,7 @@ FREE_COLS_LONG_K = 2
 # x 1024 3.2 -> 2.3; f32 8 x 256 x 8192 24.4 -> 18.0; nansum alike), so one minimum, COLS_STACK_MIN,
 # serves every row of at most COLS_STACK_N (the rows' own minimums of runs 103-118 are gone).
 COLS_STACK_MIN = 16384
-COLS_STACK_N = 256
+COLS_STACK_N = 512
 COLS_STACK_K = 2
 COLS_STACK_BLOCK = 256
 COLS_STACK_LONG_N = 64
@@ -278,6 +278,19 @@ COLS_STACK_SPLIT_MAX = 8
 # sum bf16 256 x 256 x 512 30.4 / 37.9, 2048 x 256 x 16 12.2 / 16.8), and run 120 did not time them
 # there at a flat K, where two runs are not taken: such views keep the TILE walk.
 COLS_STACK_ONE_RUN_N = 128
+# Rows longer than LANES (257-512 at 256 lanes: COLS_STACK_N) take the stack with DEPTH elements a leaf,
+# lane j of the TILE walk's j, j + TILE, ... combined in increasing order into the identity, then the
+# same tree. Runs 121-122 (H200, bits equal at all 80 points of each), the TILE walk against the stack
+# in groups of 2 / 4 (natural runs), 40 points an itemsize over sum, nansum, amax and vector_norm,
+# geomean TILE / stack: f32 1.175 / 1.101 (groups of 2 won at 31 points, lost at 2: amax 64 x 512 x 256
+# 7.8 / 8.1, sum 8.8 / 7.5 there, 6.9 / 7.5 in run 121), e.g. sum f32 256 x 300 x 512 64.8 -> 46.7 us
+# (torch 38.6), vector_norm f32 1024 x 300 x 256 126.9 -> 91.1 (torch 76.7); bf16 0.942 / 0.948 (lost at
+# 24-25 of 40; no group (2, 4, 8) nor more runs won at most points: a load there is two bf16, and the
+# TILE walk's 16 bytes). So only where the input's elements take COLS_STACK_DEEP_ITEMSIZE bytes or more,
+# in groups of COLS_STACK_DEEP_LEAVES; and only at DEPTH 2: rows of 513-1024 won less often (run 121, f32
+# 128 x 768 x 1024 100.9 / 111.4).
+COLS_STACK_DEEP_ITEMSIZE = 4
+COLS_STACK_DEEP_LEAVES = 2
 COLS_STACK_GROUP_TILE = 16
 COLS_STACK_GROUP_LEVELS = 3
 # Those two walks (free_cols, cols_stack), one lane a column, take their columns in their flat order

@@ -5,8 +5,8 @@ batch row, at rows of at most COLS_STACK_N (in SPLIT runs below COLS_STACK_SPLIT
 leaf j meets the stacked roots its trailing one bits name, the earlier on the left, STACK leaves a
 loop iteration (a group's stack resolved when the kernel compiles, its root the loop's). The same
 combines in the same order as the tree over a [TILE, BLOCK] tile, so the same bits: these tests
-compare the two walks at lengths around every tile the stack takes (up to COLS_STACK_N, LANES: TILE
-is the LANES-lane walk there) and at every group, with NaNs, infinities and zeros of both signs, and check which
+compare the two walks at lengths around every tile the stack takes (up to LANES; past it, to
+COLS_STACK_N, DEPTH elements a leaf as the LANES-lane walk's lane meets its tiles) and at every group, with NaNs, infinities and zeros of both signs, and check which
 launches and plans take it and that the empirical check compares it."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from redgen.verify.empirical import case as empirical_case
 from tests.launch_spy import knobs, launches
 
 ROOT = Path(__file__).resolve().parent.parent
-# every tile the stack takes (8 .. 256), a length either side of each, and past them
-LENGTHS = (1, 5, 8, 9, 16, 17, 31, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257)
+# every tile the stack takes (8 .. 256), a length either side of each, two elements a leaf (257 .. 512), and past them
+LENGTHS = (1, 5, 8, 9, 16, 17, 31, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 300, 512, 513)
 OPS = ("sum", "mean", "nansum", "amax", "amin", "vector_norm")
 
 
@@ -58,8 +58,11 @@ def test_the_stack_gives_the_tile_walks_bits(name, monkeypatch):
         seen.clear()
         with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0):
             stacked = fn(x, 1)
-        leaves = (1 if n <= 8 else min(plan.COLS_STACK_LEAVES, mod._tile(n))) if n <= plan.COLS_STACK_N else 0
-        assert [(c["STACK"], c["TILE"]) for k, c in seen if k == "_k_cols_fused"] == [(leaves, mod._tile(n))], n
+        leaves = (1 if n <= 8 else min(plan.COLS_STACK_LEAVES, mod._tile(n))) if n <= mod.LANES \
+            else plan.COLS_STACK_DEEP_LEAVES if n <= plan.COLS_STACK_N else 0
+        depth = -(-n // mod._tile(n)) if leaves else 1
+        assert [(c["STACK"], c["TILE"], c["DEPTH"]) for k, c in seen if k == "_k_cols_fused"] == [
+            (leaves, mod._tile(n), depth)], n
         assert torch.equal(_bits(stacked), _bits(tiled)), (name, n)
 
 
@@ -106,44 +109,54 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
 
 def test_which_views_take_the_stack(monkeypatch):
     """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_N
-    (LANES), a row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS columns.
+    (past LANES only where the input's elements take COLS_STACK_DEEP_ITEMSIZE bytes: f32, not bf16), a
+    row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS columns.
     Below COLS_STACK_SPLIT_COLS columns a column's leaves in SPLIT runs (the power of two
     bringing the columns to it, at most COLS_STACK_SPLIT_MAX and TILE over the group; not two at a flat
     K), COLS_STACK_BLOCK / SPLIT columns a program; in one run blocks of COLS_STACK_SMALL_BLOCK below
     COLS_STACK_SMALL columns, else COLS_STACK_BLOCK. Groups of COLS_STACK_WIDE_LEAVES at rows longer than
     COLS_STACK_LONG_N from COLS_STACK_SMALL columns and a K of COLS_STACK_BLOCK (COLS_STACK_FLAT_LEAVES
-    at a K below COLS_FLAT_BELOW). A natural call there launches STACK and SPLIT, with the TILE walk's
-    bits."""
+    at a K below COLS_FLAT_BELOW), COLS_STACK_DEEP_LEAVES past LANES. A natural call there launches
+    STACK, DEPTH and SPLIT, with the TILE walk's bits."""
     mod = importlib.import_module("generated.cuda.sum")
     small, wide, at, top = plan.COLS_STACK_SMALL_BLOCK, plan.COLS_STACK_BLOCK, plan.COLS_STACK_MIN, plan.COLS_STACK_N
-    assert top == mod.LANES
-    for n in (1, 64, 65, 128, 129, top):
+    lanes, deep = mod.LANES, plan.COLS_STACK_DEEP_ITEMSIZE
+    assert top == 2 * lanes and deep == 4
+    for n in (1, 64, 65, 128, 129, lanes):
         for k in (2, 8, 64, 1024):
-            assert mod._cols_stack(-(-at // k), n, k) and not mod._cols_stack((at - 1) // k, n, k), (n, k)
-    assert not mod._cols_stack(1, top + 1, 1 << 20) and mod._walk_block(1, top + 1, 1 << 20) == 0
+            for isz in (2, 4):
+                assert mod._cols_stack(-(-at // k), n, k, isz) and not mod._cols_stack((at - 1) // k, n, k, isz), (n, k)
+    # past LANES: DEPTH elements a leaf, only at 4-byte elements, up to COLS_STACK_N
+    assert [mod._stack_depth(n) for n in (1, lanes, lanes + 1, top)] == [1, 1, 2, 2]
+    for n in (lanes + 1, 300, top):
+        assert mod._cols_stack(1, n, 1 << 20, deep) and not mod._cols_stack(1, n, 1 << 20, deep // 2), n
+        assert mod._stack_leaves(1, n, 1 << 20) == plan.COLS_STACK_DEEP_LEAVES
+        assert mod._walk_block(1, n, 1 << 20, deep // 2) == 0 and mod._walk_block(1, n, 1 << 20, deep) == wide
+    assert not mod._cols_stack(1, top + 1, 1 << 20, deep) and mod._walk_block(1, top + 1, 1 << 20, deep) == 0
     # a row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS columns: two runs
     # of a flat K are not taken, so 131072 flat columns of rows of 160 keep the TILE walk
     one, cols = plan.COLS_STACK_ONE_RUN_N, plan.COLS_STACK_SPLIT_COLS
-    assert not mod._cols_stack(cols // 2 // 64, one + 1, 64) and mod._cols_stack(cols // 2 // 64, one, 64)
-    assert mod._cols_stack(cols // 64, one + 1, 64) and mod._cols_stack(cols // 2 // 256, one + 1, 256)
-    assert mod._stack_split(cols // 2 // 64, one + 1, 64) == 1 and mod._stack_split(cols // 2 // 256, top, 256) == 2
-    assert mod._schedule(at, 8, 1)[2] == "rows"  # K 1: the rows kernels (COLS_STACK_K 2: any K > 1)
+    assert not mod._cols_stack(cols // 2 // 64, one + 1, 64, 4) and mod._cols_stack(cols // 2 // 64, one, 64, 4)
+    assert mod._cols_stack(cols // 64, one + 1, 64, 4) and mod._cols_stack(cols // 2 // 256, one + 1, 256, 4)
+    assert mod._stack_split(cols // 2 // 64, one + 1, 64, 4) == 1
+    assert mod._stack_split(cols // 2 // 256, lanes, 256, 2) == mod._stack_split(cols // 2 // 256, top, 256, 4) == 2
+    assert mod._schedule(at, 8, 1, 4)[2] == "rows"  # K 1: the rows kernels (COLS_STACK_K 2: any K > 1)
     # runs: the columns times SPLIT up to COLS_STACK_SPLIT_COLS, COLS_STACK_BLOCK / SPLIT columns a program
     cols = plan.COLS_STACK_SPLIT_COLS
-    assert [mod._stack_split(1, 128, c) for c in (cols, cols // 2, cols // 4, cols // 8, at)] == [1, 2, 4, 8, 8]
-    assert [mod._walk_block(1, 128, c) for c in (cols // 2, cols // 4, cols // 8)] == [wide // 2, wide // 4, wide // 8]
-    assert mod._stack_split(cols // 2 // 64, 128, 64) == 1 and mod._stack_split(cols // 4 // 64, 128, 64) == 4
-    assert mod._stack_split(1, 16, at) == 4 and mod._stack_split(1, 8, at) == min(8, mod._tile(8))
+    assert [mod._stack_split(1, 128, c, 2) for c in (cols, cols // 2, cols // 4, cols // 8, at)] == [1, 2, 4, 8, 8]
+    assert [mod._walk_block(1, 128, c, 2) for c in (cols // 2, cols // 4, cols // 8)] == [wide // 2, wide // 4, wide // 8]
+    assert mod._stack_split(cols // 2 // 64, 128, 64, 2) == 1 and mod._stack_split(cols // 4 // 64, 128, 64, 2) == 4
+    assert mod._stack_split(1, 16, at, 2) == 4 and mod._stack_split(1, 8, at, 2) == min(8, mod._tile(8))
     with knobs(mod, COLS_STACK_SPLIT_MAX=1):
-        assert mod._stack_split(1, 128, at) == 1 and mod._walk_block(1, 128, at) == small
+        assert mod._stack_split(1, 128, at, 2) == 1 and mod._walk_block(1, 128, at, 2) == small
     # one run: blocks of COLS_STACK_SMALL_BLOCK below COLS_STACK_SMALL columns
     assert cols // 2 < plan.COLS_STACK_SMALL < cols
-    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL - 1) == small
-    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL) == wide
+    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL - 1, 2) == small
+    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL, 2) == wide
     # groups of COLS_STACK_WIDE_LEAVES at rows past COLS_STACK_LONG_N from COLS_STACK_SMALL columns,
     # else COLS_STACK_LEAVES
     eight, four, cols = plan.COLS_STACK_WIDE_LEAVES, plan.COLS_STACK_LEAVES, plan.COLS_STACK_SMALL
-    for n in (plan.COLS_STACK_LONG_N + 1, 128, top):
+    for n in (plan.COLS_STACK_LONG_N + 1, 128, lanes):
         assert mod._stack_leaves(cols // 256, n, 256) == mod._stack_leaves(1, n, cols) == eight != four
         assert mod._stack_leaves(1, n, cols - 1) == four
         assert mod._stack_leaves(cols // 128, n, 128) == four  # a block of columns across batch rows
@@ -151,14 +164,14 @@ def test_which_views_take_the_stack(monkeypatch):
     assert importlib.import_module("generated.cuda.nansum").COLS_STACK_WIDE_LEAVES == four  # its spec's tune
     # and COLS_STACK_FLAT_LEAVES at a K below COLS_FLAT_BELOW (flat columns) from COLS_STACK_SMALL columns
     flat8, k = plan.COLS_STACK_FLAT_LEAVES, plan.COLS_FLAT_BELOW - 1
-    for n in (128, top):
+    for n in (128, lanes):
         assert mod._stack_leaves(-(-cols // k), n, k) == mod._stack_leaves(cols // 16, n, 16) == flat8 != four
         assert mod._stack_leaves((cols - 1) // k, n, k) == four
     assert mod._stack_leaves(cols, 64, 16) == four
     for name in ("amax", "amin"):  # their specs' tune: 8 lost in bf16 (H200 run 115)
         assert importlib.import_module(f"generated.cuda.{name}").COLS_STACK_FLAT_LEAVES == four
     with knobs(mod, COLS_STACK_LEAVES=1, COLS_STACK_GROUP_TILE=1):  # the loop's stack: 128 groups at most
-        assert mod._stack_leaves(cols // 128, top, 128) == 2 and mod._stack_leaves(1, 128, 1) == 1
+        assert mod._stack_leaves(cols // 128, lanes, 128) == 2 and mod._stack_leaves(1, 128, 1) == 1
     seen = launches(mod, monkeypatch)
     x = torch.randn(1, 9, at, generator=torch.Generator().manual_seed(4))
     got = mod.sum(x, 1)
@@ -166,6 +179,14 @@ def test_which_views_take_the_stack(monkeypatch):
         ("_k_cols_fused", plan.COLS_STACK_LEAVES, 16, 4, wide // 4)]
     with knobs(mod, COLS_STACK_MIN=at + 1):
         assert torch.equal(_bits(mod.sum(x, 1)), _bits(got))
+    # a row past LANES: the stack in f32 (DEPTH 2, COLS_STACK_DEEP_LEAVES), the TILE walk in bf16
+    x = torch.randn(1, lanes + 3, at, generator=torch.Generator().manual_seed(5))
+    for dtype, want in ((torch.float32, (plan.COLS_STACK_DEEP_LEAVES, 2, 8)), (torch.bfloat16, (0, 1, 1))):
+        seen.clear()
+        got = mod.sum(x.to(dtype), 1)
+        assert [(c["STACK"], c["DEPTH"], c["SPLIT"]) for k, c in seen if k == "_k_cols_fused"] == [want], dtype
+        with knobs(mod, COLS_STACK_MIN=at + 1):
+            assert torch.equal(_bits(mod.sum(x.to(dtype), 1)), _bits(got))
 
 
 @pytest.mark.parametrize("split", [1, 2, 4, 8])
@@ -176,7 +197,7 @@ def test_every_run_count_gives_the_same_bits(split, monkeypatch):
     mod = importlib.import_module("generated.cuda.nansum")
     seen = launches(mod, monkeypatch)
     gen = torch.Generator().manual_seed(7)
-    for n in (3, 8, 16, 33, 100, 128, 200, 256):
+    for n in (3, 8, 16, 33, 100, 128, 200, 256, 300, 512):
         for dtype in (torch.float32, torch.bfloat16):
             # K 130: not flat (COLS_FLAT_BELOW), so two runs are taken too
             x = torch.cat([_tricky(n, gen), torch.randn(2, n, 127, generator=gen)], 2).to(dtype)
@@ -184,8 +205,10 @@ def test_every_run_count_gives_the_same_bits(split, monkeypatch):
             seen.clear()
             with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_SPLIT_MAX=split):
                 stacked = mod.nansum(x, 1)
-                want = min(split, mod._tile(n) // mod._stack_leaves(2, n, 130))
-                assert mod._stack_split(2, n, 130) == want
+                # past LANES the stack at 4-byte elements only (COLS_STACK_DEEP_ITEMSIZE)
+                stack = n <= mod.LANES or x.element_size() >= plan.COLS_STACK_DEEP_ITEMSIZE
+                want = min(split, mod._tile(n) // mod._stack_leaves(2, n, 130)) if stack else 1
+                assert mod._stack_split(2, n, 130, x.element_size()) == want
             assert [c["SPLIT"] for k, c in seen if k == "_k_cols_fused"] == [want], (n, split)
             assert torch.equal(_bits(stacked), _bits(tiled)), (split, n, dtype)
 
@@ -232,7 +255,8 @@ def test_the_empirical_check_compares_the_stack(tampered, monkeypatch):
     assert list(run.cols_forms) == ["cols_stack"]
     failure, compared = check(run, spec, load_op(spec))
     if tampered:
-        assert failure == "the cols_stack form and the natural call differ (f32, N=35, K=3)"
+        # N 300 (its first length): a row past LANES, two elements a leaf
+        assert failure == "the cols_stack form and the natural call differ (f32, N=300, K=3)"
     else:
         assert failure is None and compared > 4
 
@@ -258,7 +282,7 @@ def test_flat_columns_give_the_same_bits(name, monkeypatch):
         seen.clear()
         with knobs(mod, **walk):
             flat = fn(x, 1)
-            block = mod._schedule(m, n, k)[3]
+            block = mod._schedule(m, n, k, 4)[3]  # f32 elements
         assert [c["FLAT"] for _, c in seen] == [True] and block > k, (m, n, k)  # a block across batch rows
         with knobs(mod, **walk, COLS_FLAT_BELOW=0):
             cut = fn(x, 1)

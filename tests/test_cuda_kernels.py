@@ -217,7 +217,7 @@ def test_batch_invariance_middle_dim(op, k):
     a batch of 64 with K = 33 alone would take minutes)."""
     paths = ("natural", "split", "fused") if k != 33 else ("natural", "fused")
     batches = BATCHES if k == 1 else (2, 3, 7)
-    assert k == 1 or MODULES[op]._schedule(7, N_CHUNKS, 33)[2:4] == ("cols", 32)
+    assert k == 1 or MODULES[op]._schedule(7, N_CHUNKS, 33, 4)[2:4] == ("cols", 32)
     _invariance(op, randn(max(batches), N_CHUNKS, k, seed=2), 1, paths, batches)
 
 
@@ -245,9 +245,9 @@ def test_cols_block_fits_small_k(op):
     """A cols block shrinks to the power of two holding K (fewer masked columns), and a column
     reduced in a block of 4 (K == 3) has the bits it has in a block of 32 (K == 20: the spec's
     tile K = 32, fitted to 20)."""
-    assert MODULES[op]._schedule(5, N_CHUNKS, 3)[2:5] == ("cols", 4, 5)
-    assert MODULES[op]._schedule(5, N_CHUNKS, 20)[2:5] == ("cols", 32, 5)
-    assert MODULES[op]._schedule(5, N_CHUNKS, 72)[2:5] == ("cols", 32, 15)  # the spec's tile K
+    assert MODULES[op]._schedule(5, N_CHUNKS, 3, 4)[2:5] == ("cols", 4, 5)
+    assert MODULES[op]._schedule(5, N_CHUNKS, 20, 4)[2:5] == ("cols", 32, 5)
+    assert MODULES[op]._schedule(5, N_CHUNKS, 72, 4)[2:5] == ("cols", 32, 15)  # the spec's tile K
     x = randn(2, N_CHUNKS, 20, seed=7)
     assert torch.equal(run(op, x[:, :, :3], 1), run(op, x, 1)[:, :3])
 

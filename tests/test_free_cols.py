@@ -63,9 +63,9 @@ def test_which_views_take_the_one_lane_walk(monkeypatch):
     else FREE_COLS_BLOCK, and gives torch's indices."""
     mod = importlib.import_module("generated.cuda.argmax")
     at, below = plan.FREE_COLS_MIN, plan.FREE_COLS_MIN - 1
-    assert mod._schedule(1, 256, at)[3] == plan.FREE_COLS_SMALL_BLOCK
-    assert mod._schedule(1, 256, plan.FREE_COLS_SMALL)[3] == plan.FREE_COLS_BLOCK
-    assert mod._schedule(at, 8, 1)[2] == "rows"  # K 1: the rows kernels (FREE_COLS_K 2: any K > 1)
+    assert mod._schedule(1, 256, at, 4)[3] == plan.FREE_COLS_SMALL_BLOCK
+    assert mod._schedule(1, 256, plan.FREE_COLS_SMALL, 4)[3] == plan.FREE_COLS_BLOCK
+    assert mod._schedule(at, 8, 1, 4)[2] == "rows"  # K 1: the rows kernels (FREE_COLS_K 2: any K > 1)
     assert mod._free_cols(1, 256, below) == mod._free_cols(1, 257, at) == 0
     # from FREE_COLS_FLAT_MIN columns at rows of at most SHORT_TILE_MAX and a K below COLS_FLAT_BELOW
     flat, k, n = plan.FREE_COLS_FLAT_MIN, plan.COLS_FLAT_BELOW - 1, mod.SHORT_TILE_MAX
@@ -74,7 +74,7 @@ def test_which_views_take_the_one_lane_walk(monkeypatch):
     assert mod._free_cols(1, 16, flat) == mod._free_cols(flat // (k + 1), 16, k + 1) == 0  # K past it: FREE_COLS_MIN
     # longer rows of one chunk: from FREE_COLS_LONG_MIN columns, FREE_COLS_LONG_K a batch row
     at, k = plan.FREE_COLS_LONG_MIN, plan.FREE_COLS_LONG_K
-    assert mod._schedule(1, 257, at)[3] == mod._schedule(1, 4096, at)[3] == plan.FREE_COLS_LONG_BLOCK
+    assert mod._schedule(1, 257, at, 4)[3] == mod._schedule(1, 4096, at, 4)[3] == plan.FREE_COLS_LONG_BLOCK
     assert mod._free_cols(1, 4096, at) == plan.FREE_COLS_LONG_TILE
     assert mod._free_cols(1, 4097, at) == mod._free_cols(1, 257, at - 1) == mod._free_cols(at, 257, k - 1) == 0
     seen = launches(mod, monkeypatch)

@@ -33,7 +33,7 @@ def test_a_call_compiles_for_sm_90(tmp_path):
     assert done.returncode == 0, done.stderr
     text = done.stdout
     # 16384 columns: the stack's leaves in 8 runs, 32 columns a program (plan.COLS_STACK_SPLIT_COLS)
-    assert "_k_cols_fused grid (512,)" in text and "'STACK': 4, 'SPLIT': 8" in text
+    assert "_k_cols_fused grid (512,)" in text and "'STACK': 4, 'DEPTH': 1, 'SPLIT': 8" in text
     assert "registers a thread" in text and ", 0 packed 16-bit" in text
     sass = (out / "0__k_cols_fused.sass").read_text()
     assert "LDG" in sass and "HSETP2" not in sass
@@ -47,7 +47,7 @@ def test_flat_columns_load_a_bf16_pair_a_load(tmp_path):
     out = tmp_path / "sass"
     done = _run([str(ROOT / "generated/cuda/sum.py"), "--shape", "2560,80,64", "--dim", "1", "--sass", str(out)])
     assert done.returncode == 0, done.stderr
-    assert "'BLOCK': 256," in done.stdout and "'STACK': 8, 'SPLIT': 1, 'LOG2_SPLIT': 0, 'FLAT': True" in done.stdout
+    assert "'BLOCK': 256," in done.stdout and "'STACK': 8, 'DEPTH': 1, 'SPLIT': 1, 'LOG2_SPLIT': 0, 'FLAT': True" in done.stdout
     sass = (out / "0__k_cols_fused.sass").read_text()
     assert "LDG.E " in sass and "LDG.E.U16" not in sass
 

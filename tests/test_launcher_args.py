@@ -157,28 +157,30 @@ BIG = 2**31 + 5
 def test_schedule_from_sizes_alone(gen):
     mod = load_module("sum", "cuda", root=gen)
     # (chunk, num_chunks, shape, block, programs, warps, split, wide)
-    assert mod._schedule(4, 9000, 1) == (4096, 3, "rows", 1, 4, 4, True, False)
+    assert mod._schedule(4, 9000, 1, 4) == (4096, 3, "rows", 1, 4, 4, True, False)
     # (1, 2**31 + 5): 524289 chunks, more than grid axis 1 holds: split, chunks on axis 0, int64
-    assert mod._schedule(1, BIG, 1) == (4096, 524289, "rows", 1, 1, 4, True, True)
+    assert mod._schedule(1, BIG, 1, 4) == (4096, 524289, "rows", 1, 1, 4, True, True)
     # x.sum() of 2**28 + 1 elements (65537 chunks): the split path, int32 still enough
-    assert mod._schedule(1, 2**28 + 1, 1)[6:] == (True, False)
+    assert mod._schedule(1, 2**28 + 1, 1, 4)[6:] == (True, False)
     # int32 up to the last size whose largest index (N + CHUNK + LANES) fits; int64 from there
     edge = 2**31 - 1 - 4096 - 256
-    assert not mod._schedule(1, edge, 1)[7] and mod._schedule(1, edge + 1, 1)[7]
+    assert not mod._schedule(1, edge, 1, 4)[7] and mod._schedule(1, edge + 1, 1, 4)[7]
     # 2**31 + 5 rows of one element: programs of 256 rows (a short row's walk), the fused path, int64
-    assert mod._schedule(BIG, 1, 1) == (4096, 1, "rows", 256, -(-BIG // 256), 4, False, True)  # 256 rows of 8 lanes
+    assert mod._schedule(BIG, 1, 1, 4) == (4096, 1, "rows", 256, -(-BIG // 256), 4, False, True)  # 256 rows of 8 lanes
     # [lanes, cols] kernel: 2**31 + 5 columns k
-    # rows of at most COLS_STACK_N (256) on this many columns: the stack, COLS_STACK_BLOCK columns a
-    # program (plan.py); of at most two tiles 64 (plan.COLS_SHORT_BLOCK), longer ones specs/sum.red's
-    # tile K = 32
-    assert mod._schedule(1, 2, BIG)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
-    assert mod._schedule(1, 100, BIG)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
-    assert mod._schedule(1, 256, BIG)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
-    assert mod._schedule(1, 300, BIG)[2:] == ("cols", 64, -(-BIG // 64), 4, False, True)
-    assert mod._schedule(1, 513, BIG)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)
+    # rows of at most LANES (256) on this many columns: the stack, COLS_STACK_BLOCK columns a program
+    # (plan.py), whatever the element bytes; up to COLS_STACK_N (512) at 4-byte elements only; else, of
+    # at most two tiles, 64 (plan.COLS_SHORT_BLOCK), longer ones specs/sum.red's tile K = 32
+    for isz in (2, 4):
+        assert mod._schedule(1, 2, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
+        assert mod._schedule(1, 100, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
+        assert mod._schedule(1, 256, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
+        assert mod._schedule(1, 513, BIG, isz)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)
+    assert mod._schedule(1, 300, BIG, 4)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
+    assert mod._schedule(1, 300, BIG, 2)[2:] == ("cols", 64, -(-BIG // 64), 4, False, True)
     # rows near the limit: R + BLOCK (or the finish pass's FINISH_BLOCK) must fit
     # (rows of one element: blocks of 256 rows, so R + 256)
-    assert not mod._schedule(2**31 - 1 - 256, 1, 1)[7] and mod._schedule(2**31 - 256, 1, 1)[7]
+    assert not mod._schedule(2**31 - 1 - 256, 1, 1, 4)[7] and mod._schedule(2**31 - 256, 1, 1, 4)[7]
 
 
 class _Spy:
@@ -286,7 +288,7 @@ def test_more_chunks_than_grid_axis_0_take_the_fused_path(gen, monkeypatch):
     x = _x(2, 9000)  # 3 chunks of 4096, 2 rows: the split path
     split = mod.sum(x, 1)
     monkeypatch.setattr(mod, "_MAX_GRID_0", 2)  # as if 3 chunks were more than CUDA's 2**31 - 1
-    assert mod._schedule(2, 9000, 1)[6] is False
+    assert mod._schedule(2, 9000, 1, 4)[6] is False
     fused = mod.sum(x, 1)  # and 2 programs per slice on the fused path
     monkeypatch.setattr(mod, "SPLIT_BELOW", 0)
     assert torch.equal(split, fused) and torch.equal(fused, mod.sum(x, 1))

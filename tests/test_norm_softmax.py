@@ -303,13 +303,13 @@ def test_cuda_paths_taken(op, monkeypatch):
     shape, split = 2, 6  # fields of _schedule's result
     held = mod.ROW_MAX_TILES * mod.LANES  # the longest row held (softmax's combiner: 4096, else 32768)
     assert held == (4096 if op in ("softmax", "log_softmax") else 32768)
-    assert mod._schedule(1, held, 1)[shape] == mod._schedule(4096, held, 1)[shape] == "row"
-    assert mod._schedule(1, 300, 1)[shape] == "row" and not mod._schedule(1, held, 1)[split]
-    assert mod._schedule(1, held + 1, 1)[shape] == "rows"
+    assert mod._schedule(1, held, 1, 4)[shape] == mod._schedule(4096, held, 1, 4)[shape] == "row"
+    assert mod._schedule(1, 300, 1, 4)[shape] == "row" and not mod._schedule(1, held, 1, 4)[split]
+    assert mod._schedule(1, held + 1, 1, 4)[shape] == "rows"
     if op in ("softmax", "log_softmax"):  # specs with an axis after N: K > 1 is the column kernel's
-        assert mod._schedule(1, 300, 3)[shape] == "cols"
+        assert mod._schedule(1, 300, 3, 4)[shape] == "cols"
     monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
-    walk = mod._schedule(1, N_CHUNKS, 1)
+    walk = mod._schedule(1, N_CHUNKS, 1, 4)
     assert walk[shape] == "rows" and walk[split]
 
 

@@ -116,7 +116,7 @@ def test_long_rows_take_their_warps_and_short_ones_keep_theirs(monkeypatch):
         for n in (8192, 8193):
             rms_norm.rms_norm(torch.ones(1, n, dtype=dtype), torch.ones(n, dtype=dtype))
     warps = [(c["num_warps"], c["RAW"]) for _, c in seen]
-    short, long = rms_norm._schedule(1, 8192, 1)[WARPS], rms_norm._schedule(1, 8193, 1)[WARPS]
+    short, long = rms_norm._schedule(1, 8192, 1, 4)[WARPS], rms_norm._schedule(1, 8193, 1, 4)[WARPS]
     assert long == rms_norm.ROW_LONG_WARPS != short
     assert warps == [(short, False), (long, False), (short, False), (long, True)]
 
@@ -155,5 +155,5 @@ def test_a_row_of_more_chunks_than_the_stack_meets_them_a_chunk_at_a_time(monkey
 
 def test_the_row_bound_is_32768_and_past_it_the_chunks_are_walked():
     assert rms_norm.ROW_MAX_TILES * rms_norm.LANES == 32768 and rms_norm.ROW_STACK == 8
-    assert rms_norm._schedule(1, 32768, 1)[SHAPE] == "row"
-    assert rms_norm._schedule(1, 32769, 1)[SHAPE] == "rows"
+    assert rms_norm._schedule(1, 32768, 1, 4)[SHAPE] == "row"
+    assert rms_norm._schedule(1, 32769, 1, 4)[SHAPE] == "rows"

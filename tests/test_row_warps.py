@@ -22,7 +22,7 @@ ROW_MODULES = {"rms_norm": rms_norm, "layer_norm": layer_norm, "softmax": softma
 
 
 def _warps(mod, m: int, n: int) -> int:
-    _, _, shape, _, _, warps, split, _ = mod._schedule(m, n, 1)
+    _, _, shape, _, _, warps, split, _ = mod._schedule(m, n, 1, 4)
     assert shape == "row" and not split
     return warps
 
@@ -79,9 +79,9 @@ def test_the_rule_changes_the_warps_alone(name, m, n, monkeypatch):
     and path. The bits of the two launches are then the GPU run's to compare (cols_rows.md);
     under the interpreter, where num_warps is not simulated, they are compared too."""
     mod = RULE_MODULES[name]
-    on = mod._schedule(m, n, 1)
+    on = mod._schedule(m, n, 1, 4)
     monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 0)
-    off = mod._schedule(m, n, 1)
+    off = mod._schedule(m, n, 1, 4)
     assert on[5] > off[5]
     assert on[:5] + on[6:] == off[:5] + off[6:]
     if m > 3:

@@ -68,7 +68,7 @@ name, (M, N, K, align) = sys.argv[1], map(int, sys.argv[2:6])
 k = getattr(importlib.import_module("generated.cuda.mean"), name)
 cols = "cols" in name
 consts = {"WIDE": False, "BLOCK": 32 if cols else 1, "LANES": 256, "LOG2_LANES": 8, "PAIRS": True,
-          "UNROLL": 1 if cols else 8, "ALIGN": align, "TILE": 256, "LOG2_TILE": 8, "STACK": 0, "SPLIT": 1,
+          "UNROLL": 1 if cols else 8, "ALIGN": align, "TILE": 256, "LOG2_TILE": 8, "STACK": 0, "DEPTH": 1, "SPLIT": 1,
           "LOG2_SPLIT": 0, "FLAT": False}  # the TILE walk, a block of columns
 values = {"s_in_0_m": N * K, "s_in_0_n": K, "s_in_0_k": 1, "s_out_0_m": K, "s_out_0_k": 1, "M": M, "N": N, "K": K,
           "R": M * K, "CHUNK": 4096, "NUM_CHUNKS": 1, "PID0": 0}

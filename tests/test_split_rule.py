@@ -24,7 +24,7 @@ REREAD = {"softmax": softmax, "log_softmax": log_softmax, "rms_norm": rms_norm}
 
 
 def _split(mod, m: int, n: int, k: int = 1) -> bool:
-    return mod._schedule(m, n, k)[6]
+    return mod._schedule(m, n, k, 4)[6]
 
 
 @pytest.mark.parametrize("name", [*ONCE, *REREAD])
@@ -79,7 +79,7 @@ def test_rereads_split_only_short_grids_of_long_rows(m, n, split):
 
 
 def test_the_row_kernel_never_splits():
-    assert softmax._schedule(8, 4096, 1)[2] == "row"
+    assert softmax._schedule(8, 4096, 1, 4)[2] == "row"
     assert not _split(softmax, 8, 4096)
 
 

@@ -77,7 +77,7 @@ def _bits(t):
 @pytest.mark.parametrize("m_rows, n", [(5, 200), (3, 1000), (1, 64), (2, 191)])
 def test_row_kernel_equals_the_chunked_walk(mod, monkeypatch, m_rows, n):
     x = _special(m_rows, n, n)
-    chunk, _, shape, block = mod._schedule(m_rows, n, 1)[:4]
+    chunk, _, shape, block = mod._schedule(m_rows, n, 1, 4)[:4]
     assert shape == "row"
     if (m_rows, n) == (5, 200):  # 67-element chunks: two tiles each, the second cut short
         assert chunk == 67 and block > m_rows  # one program: rows past M share it
@@ -86,7 +86,7 @@ def test_row_kernel_equals_the_chunked_walk(mod, monkeypatch, m_rows, n):
     for knobs in ({"SPLIT_BELOW": 0, "UNROLL": 1}, {"SPLIT_BELOW": 1 << 62}):
         for k, v in knobs.items():
             monkeypatch.setattr(mod, k, v)
-        assert mod._schedule(m_rows, n, 1)[2] == "rows"
+        assert mod._schedule(m_rows, n, 1, 4)[2] == "rows"
         assert torch.equal(_bits(mod.rowmask(x)), _bits(held))
     finite = ~(x.isnan() | x.isposinf()).any(dim=1)
     want = torch.softmax(x[finite].double(), dim=1)
@@ -112,7 +112,7 @@ def test_chunk_walk_equals_the_masked_walk(built, monkeypatch, m_rows, n, knobs)
         monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
         for k, v in knobs.items():
             monkeypatch.setattr(mod, k, v)
-    assert new._schedule(m_rows, n, 1)[2] == "rows"
+    assert new._schedule(m_rows, n, 1, 4)[2] == "rows"
     assert torch.equal(_bits(new.rowmask(x)), _bits(masked.rowmask(x)))
 
 
