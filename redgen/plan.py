@@ -283,7 +283,7 @@ COLS_STACK_ONE_RUN_N = 128
 # same tree. Runs 121-122 (H200, bits equal at all 80 points of each), the TILE walk against the stack
 # in groups of 2 / 4 (natural runs), 40 points an itemsize over sum, nansum, amax and vector_norm,
 # geomean TILE / stack: f32 1.175 / 1.101 (groups of 2 won at 31 points, lost at 2: amax 64 x 512 x 256
-# 7.8 / 8.1, sum 8.8 / 7.5 there, 6.9 / 7.5 in run 121), e.g. sum f32 256 x 300 x 512 64.8 -> 46.7 us
+# 7.8 / 8.1, sum 7.5 / 8.8 there, 7.5 / 6.9 in run 121), e.g. sum f32 256 x 300 x 512 64.8 -> 46.7 us
 # (torch 38.6), vector_norm f32 1024 x 300 x 256 126.9 -> 91.1 (torch 76.7); bf16 0.942 / 0.948 (lost at
 # 24-25 of 40; no group (2, 4, 8) nor more runs won at most points: a load there is two bf16, and the
 # TILE walk's 16 bytes). So only where the input's elements take COLS_STACK_DEEP_ITEMSIZE bytes or more,
