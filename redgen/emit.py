@@ -22,8 +22,11 @@ from redgen.plan import (
     ALIGN_MAX,
     COLS_FLAT_BELOW,
     COLS_STACK_BLOCK,
+    COLS_STACK_DEEP_BLOCK_BYTES,
     COLS_STACK_DEEP_ITEMSIZE,
     COLS_STACK_DEEP_LEAVES,
+    COLS_STACK_DEEP_NARROW_MIN,
+    COLS_STACK_DEEP_PROGRAMS,
     COLS_STACK_FLAT_LEAVES,
     COLS_STACK_GROUP_LEVELS,
     COLS_STACK_GROUP_TILE,
@@ -300,8 +303,11 @@ class ModuleCtx:
     cols_stack_split_cols: int = 0  # the stack's leaves in runs on views of fewer columns
     cols_stack_split_max: int = 0
     cols_stack_one_run_n: int = 0  # longer rows take one run only from cols_stack_split_cols columns
-    cols_stack_deep_itemsize: int = 0  # rows longer than LANES only where the input's elements take this many bytes
+    cols_stack_deep_itemsize: int = 0  # rows longer than LANES where the input's elements take fewer bytes
+    cols_stack_deep_narrow_min: int = 0  # only from this many columns
     cols_stack_deep_leaves: int = 0  # and the group there
+    cols_stack_deep_block_bytes: int = 0  # a program's columns there in one run: this many bytes of a row
+    cols_stack_deep_programs: int = 0  # and their runs: up to this many programs
     stack_levels: int = 0
     stack_group_levels: int = 0
     widen_loads: bool = False  # the cols walks' float loads widened through _rg_f32 (exprs.narrowed)
@@ -728,6 +734,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             "cols_stack_group_tile": COLS_STACK_GROUP_TILE, "cols_stack_split_cols": COLS_STACK_SPLIT_COLS,
             "cols_stack_split_max": COLS_STACK_SPLIT_MAX, "cols_stack_one_run_n": COLS_STACK_ONE_RUN_N,
             "cols_stack_deep_itemsize": COLS_STACK_DEEP_ITEMSIZE, "cols_stack_deep_leaves": COLS_STACK_DEEP_LEAVES,
+            "cols_stack_deep_narrow_min": COLS_STACK_DEEP_NARROW_MIN, "cols_stack_deep_block_bytes": COLS_STACK_DEEP_BLOCK_BYTES, "cols_stack_deep_programs": COLS_STACK_DEEP_PROGRAMS,
             "stack_levels": (lanes // 2).bit_length() - 1, "stack_group_levels": COLS_STACK_GROUP_LEVELS}
            if plan.cols_stack else {}),
         cols_flat_below=COLS_FLAT_BELOW if plan.free_cols or plan.cols_stack else 0,

@@ -286,11 +286,24 @@ COLS_STACK_ONE_RUN_N = 128
 # 7.8 / 8.1, sum 7.5 / 8.8 there, 7.5 / 6.9 in run 121), e.g. sum f32 256 x 300 x 512 64.8 -> 46.7 us
 # (torch 38.6), vector_norm f32 1024 x 300 x 256 126.9 -> 91.1 (torch 76.7); bf16 0.942 / 0.948 (lost at
 # 24-25 of 40; no group (2, 4, 8) nor more runs won at most points: a load there is two bf16, and the
-# TILE walk's 16 bytes). So only where the input's elements take COLS_STACK_DEEP_ITEMSIZE bytes or more,
-# in groups of COLS_STACK_DEEP_LEAVES; and only at DEPTH 2: rows of 513-1024 won less often (run 121, f32
-# 128 x 768 x 1024 100.9 / 111.4).
+# TILE walk's 16 bytes); only at DEPTH 2: rows of 513-1024 won less often (run 121, f32 128 x 768 x 1024
+# 100.9 / 111.4). In blocks of 256 columns a program, 2 a thread, that is: a bf16 load was 4 bytes. Runs
+# 124-126 (H200, bits equal at every point): a program there takes COLS_STACK_DEEP_BLOCK_BYTES of a row
+# (1024 bf16 columns, 512 f32: 16 bytes a thread) and the runs bring the view to COLS_STACK_DEEP_PROGRAMS
+# such blocks, in groups of COLS_STACK_DEEP_LEAVES 4. Run 126, against the shipped rule (f32 stack in
+# blocks of 256, groups of 2, 2**18 columns; bf16 and f16 the TILE walk), 6 ops x 3 dtypes x 16 views:
+# geomean 1.222, won at 206 of 288 points, lost at 6 (f32 4096 x 400 x 16, 0.92-0.95: sum 32.0 / 33.7 us);
+# e.g. sum bf16 256 x 400 x 512 44.6 / 30.7 (torch 28.0), 8192 x 300 x 32 76.1 / 49.6 (44.3), f32
+# 1024 x 300 x 256 90.3 / 74.6 (73.7), 2048 x 300 x 64 64.4 / 39.0 (38.3). 2048 programs lost f32
+# 8192 x 300 x 32 (run 126: 100.8 / 82.8 at 4096) and 1024 x 300 x 256 (80.3 / 74.6); groups of 2 lost
+# most f32 views. Elements of fewer than COLS_STACK_DEEP_ITEMSIZE bytes lost on 16384 columns (run 125:
+# vector_norm bf16 64 x 512 x 256 5.6 / 7.5, every op in f16 5.5 / 7.5) and won from 65536 (run 126:
+# amin f16 256 x 300 x 256 16.7 / 10.2): they take the stack from COLS_STACK_DEEP_NARROW_MIN columns.
 COLS_STACK_DEEP_ITEMSIZE = 4
-COLS_STACK_DEEP_LEAVES = 2
+COLS_STACK_DEEP_NARROW_MIN = 65536
+COLS_STACK_DEEP_LEAVES = 4
+COLS_STACK_DEEP_BLOCK_BYTES = 2048
+COLS_STACK_DEEP_PROGRAMS = 4096
 COLS_STACK_GROUP_TILE = 16
 COLS_STACK_GROUP_LEVELS = 3
 # Those two walks (free_cols, cols_stack), one lane a column, take their columns in their flat order

@@ -109,8 +109,10 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
 
 def test_which_views_take_the_stack(monkeypatch):
     """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_N
-    (past LANES only where the input's elements take COLS_STACK_DEEP_ITEMSIZE bytes: f32, not bf16), a
-    row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS columns.
+    (past LANES, where the input's elements take fewer than COLS_STACK_DEEP_ITEMSIZE bytes, bf16 and
+    f16, only from COLS_STACK_DEEP_NARROW_MIN columns; there blocks of COLS_STACK_DEEP_BLOCK_BYTES a row,
+    runs up to COLS_STACK_DEEP_PROGRAMS programs), a row longer than COLS_STACK_ONE_RUN_N in one run
+    only from COLS_STACK_SPLIT_COLS columns.
     Below COLS_STACK_SPLIT_COLS columns a column's leaves in SPLIT runs (the power of two
     bringing the columns to it, at most COLS_STACK_SPLIT_MAX and TILE over the group; not two at a flat
     K), COLS_STACK_BLOCK / SPLIT columns a program; in one run blocks of COLS_STACK_SMALL_BLOCK below
@@ -126,20 +128,34 @@ def test_which_views_take_the_stack(monkeypatch):
         for k in (2, 8, 64, 1024):
             for isz in (2, 4):
                 assert mod._cols_stack(-(-at // k), n, k, isz) and not mod._cols_stack((at - 1) // k, n, k, isz), (n, k)
-    # past LANES: DEPTH elements a leaf, only at 4-byte elements, up to COLS_STACK_N
+    # past LANES: DEPTH elements a leaf up to COLS_STACK_N, at 2-byte elements from
+    # COLS_STACK_DEEP_NARROW_MIN columns; a program's block COLS_STACK_DEEP_BLOCK_BYTES of a row (1024
+    # bf16 columns, 512 f32) in one run, the runs bringing the view to COLS_STACK_DEEP_PROGRAMS blocks
     assert [mod._stack_depth(n) for n in (1, lanes, lanes + 1, top)] == [1, 1, 2, 2]
+    narrow, programs = plan.COLS_STACK_DEEP_NARROW_MIN, plan.COLS_STACK_DEEP_PROGRAMS
+    assert at < narrow and (plan.COLS_STACK_DEEP_BLOCK_BYTES, programs) == (2048, 4096)
     for n in (lanes + 1, 300, top):
-        assert mod._cols_stack(1, n, 1 << 20, deep) and not mod._cols_stack(1, n, 1 << 20, deep // 2), n
+        assert mod._cols_stack(1, n, at, deep) and not mod._cols_stack(1, n, at, deep // 2), n
+        assert mod._cols_stack(1, n, narrow, deep // 2) and not mod._cols_stack(1, n, narrow - 1, deep // 2), n
+        assert mod._cols_stack(narrow // 64, n, 64, deep // 2) and mod._stack_depth(n) == 2
         assert mod._stack_leaves(1, n, 1 << 20) == plan.COLS_STACK_DEEP_LEAVES
-        assert mod._walk_block(1, n, 1 << 20, deep // 2) == 0 and mod._walk_block(1, n, 1 << 20, deep) == wide
+        assert [mod._stack_block(n, isz) for isz in (2, 4)] == [1024, 512]
+        for isz in (2, 4):  # runs until the columns times the runs pass 4096 blocks
+            block = 2048 // isz
+            assert [mod._stack_split(1, n, c, isz) for c in (block * programs, block * programs // 2,
+                                                            block * programs // 4, narrow)] == [1, 2, 4, 8]
+            assert mod._walk_block(1, n, block * programs, isz) == block
+            assert mod._walk_block(1, n, block * programs // 4, isz) == block // 4
+        assert mod._walk_block(1, n, narrow - 1, 2) == 0
     assert not mod._cols_stack(1, top + 1, 1 << 20, deep) and mod._walk_block(1, top + 1, 1 << 20, deep) == 0
+    assert mod._stack_block(lanes, 2) == mod._stack_block(lanes, 4) == wide  # DEPTH 1: COLS_STACK_BLOCK
     # a row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS columns: two runs
     # of a flat K are not taken, so 131072 flat columns of rows of 160 keep the TILE walk
     one, cols = plan.COLS_STACK_ONE_RUN_N, plan.COLS_STACK_SPLIT_COLS
     assert not mod._cols_stack(cols // 2 // 64, one + 1, 64, 4) and mod._cols_stack(cols // 2 // 64, one, 64, 4)
     assert mod._cols_stack(cols // 64, one + 1, 64, 4) and mod._cols_stack(cols // 2 // 256, one + 1, 256, 4)
     assert mod._stack_split(cols // 2 // 64, one + 1, 64, 4) == 1
-    assert mod._stack_split(cols // 2 // 256, lanes, 256, 2) == mod._stack_split(cols // 2 // 256, top, 256, 4) == 2
+    assert mod._stack_split(cols // 2 // 256, lanes, 256, 2) == 2  # past LANES: its own target (above)
     assert mod._schedule(at, 8, 1, 4)[2] == "rows"  # K 1: the rows kernels (COLS_STACK_K 2: any K > 1)
     # runs: the columns times SPLIT up to COLS_STACK_SPLIT_COLS, COLS_STACK_BLOCK / SPLIT columns a program
     cols = plan.COLS_STACK_SPLIT_COLS
@@ -179,12 +195,18 @@ def test_which_views_take_the_stack(monkeypatch):
         ("_k_cols_fused", plan.COLS_STACK_LEAVES, 16, 4, wide // 4)]
     with knobs(mod, COLS_STACK_MIN=at + 1):
         assert torch.equal(_bits(mod.sum(x, 1)), _bits(got))
-    # a row past LANES: the stack in f32 (DEPTH 2, COLS_STACK_DEEP_LEAVES), the TILE walk in bf16
+    # a row past LANES on COLS_STACK_MIN columns: the stack in f32 (DEPTH 2, COLS_STACK_DEEP_LEAVES, 8
+    # runs of blocks of 64), the TILE walk in bf16 (below COLS_STACK_DEEP_NARROW_MIN), its stack where
+    # that is lowered to them (blocks of 128), the TILE walk's bits everywhere
     x = torch.randn(1, lanes + 3, at, generator=torch.Generator().manual_seed(5))
-    for dtype, want in ((torch.float32, (plan.COLS_STACK_DEEP_LEAVES, 2, 8)), (torch.bfloat16, (0, 1, 1))):
+    for dtype, narrow_min, want in ((torch.float32, narrow, (plan.COLS_STACK_DEEP_LEAVES, 2, 8, 64)),
+                                    (torch.bfloat16, narrow, (0, 1, 1, 0)),
+                                    (torch.bfloat16, at, (plan.COLS_STACK_DEEP_LEAVES, 2, 8, 128))):
         seen.clear()
-        got = mod.sum(x.to(dtype), 1)
-        assert [(c["STACK"], c["DEPTH"], c["SPLIT"]) for k, c in seen if k == "_k_cols_fused"] == [want], dtype
+        with knobs(mod, COLS_STACK_DEEP_NARROW_MIN=narrow_min):
+            got = mod.sum(x.to(dtype), 1)
+        assert [(c["STACK"], c["DEPTH"], c["SPLIT"], c["BLOCK"] if c["STACK"] else 0)
+                for k, c in seen if k == "_k_cols_fused"] == [want], dtype
         with knobs(mod, COLS_STACK_MIN=at + 1):
             assert torch.equal(_bits(mod.sum(x.to(dtype), 1)), _bits(got))
 
@@ -203,11 +225,11 @@ def test_every_run_count_gives_the_same_bits(split, monkeypatch):
             x = torch.cat([_tricky(n, gen), torch.randn(2, n, 127, generator=gen)], 2).to(dtype)
             tiled = mod.nansum(x, 1)
             seen.clear()
-            with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_SPLIT_MAX=split):
+            # past LANES bf16 too (COLS_STACK_DEEP_NARROW_MIN lowered to the view's columns)
+            with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_SPLIT_MAX=split,
+                       COLS_STACK_DEEP_NARROW_MIN=0):
                 stacked = mod.nansum(x, 1)
-                # past LANES the stack at 4-byte elements only (COLS_STACK_DEEP_ITEMSIZE)
-                stack = n <= mod.LANES or x.element_size() >= plan.COLS_STACK_DEEP_ITEMSIZE
-                want = min(split, mod._tile(n) // mod._stack_leaves(2, n, 130)) if stack else 1
+                want = min(split, mod._tile(n) // mod._stack_leaves(2, n, 130))
                 assert mod._stack_split(2, n, 130, x.element_size()) == want
             assert [c["SPLIT"] for k, c in seen if k == "_k_cols_fused"] == [want], (n, split)
             assert torch.equal(_bits(stacked), _bits(tiled)), (split, n, dtype)

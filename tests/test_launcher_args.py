@@ -169,15 +169,16 @@ def test_schedule_from_sizes_alone(gen):
     assert mod._schedule(BIG, 1, 1, 4) == (4096, 1, "rows", 256, -(-BIG // 256), 4, False, True)  # 256 rows of 8 lanes
     # [lanes, cols] kernel: 2**31 + 5 columns k
     # rows of at most LANES (256) on this many columns: the stack, COLS_STACK_BLOCK columns a program
-    # (plan.py), whatever the element bytes; up to COLS_STACK_N (512) at 4-byte elements only; else, of
-    # at most two tiles, 64 (plan.COLS_SHORT_BLOCK), longer ones specs/sum.red's tile K = 32
+    # (plan.py), whatever the element bytes; up to COLS_STACK_N (512) COLS_STACK_DEEP_BLOCK_BYTES of a
+    # row (512 f32, 1024 bf16 columns); else, of at most two tiles, 64 (plan.COLS_SHORT_BLOCK), longer
+    # ones specs/sum.red's tile K = 32
     for isz in (2, 4):
         assert mod._schedule(1, 2, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
         assert mod._schedule(1, 100, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
         assert mod._schedule(1, 256, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
         assert mod._schedule(1, 513, BIG, isz)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)
-    assert mod._schedule(1, 300, BIG, 4)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
-    assert mod._schedule(1, 300, BIG, 2)[2:] == ("cols", 64, -(-BIG // 64), 4, False, True)
+    assert mod._schedule(1, 300, BIG, 4)[2:] == ("cols", 512, -(-BIG // 512), 4, False, True)
+    assert mod._schedule(1, 300, BIG, 2)[2:] == ("cols", 1024, -(-BIG // 1024), 4, False, True)
     # rows near the limit: R + BLOCK (or the finish pass's FINISH_BLOCK) must fit
     # (rows of one element: blocks of 256 rows, so R + 256)
     assert not mod._schedule(2**31 - 1 - 256, 1, 1, 4)[7] and mod._schedule(2**31 - 256, 1, 1, 4)[7]
