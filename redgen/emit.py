@@ -306,7 +306,7 @@ class ModuleCtx:
     cols_stack_deep_itemsize: int = 0  # rows longer than LANES where the input's elements take fewer bytes
     cols_stack_deep_narrow_min: int = 0  # only from this many columns
     cols_stack_deep_leaves: int = 0  # and the group there
-    cols_stack_deep_block_bytes: int = 0  # a program's columns there in one run: this many bytes of a row
+    cols_stack_deep_block_bytes: int = 0  # a program's columns there and at those narrow elements: this many bytes of a row
     cols_stack_deep_programs: int = 0  # and their runs: up to this many programs
     stack_levels: int = 0
     stack_group_levels: int = 0

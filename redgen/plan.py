@@ -299,6 +299,16 @@ COLS_STACK_ONE_RUN_N = 128
 # most f32 views. Elements of fewer than COLS_STACK_DEEP_ITEMSIZE bytes lost on 16384 columns (run 125:
 # vector_norm bf16 64 x 512 x 256 5.6 / 7.5, every op in f16 5.5 / 7.5) and won from 65536 (run 126:
 # amin f16 256 x 300 x 256 16.7 / 10.2): they take the stack from COLS_STACK_DEEP_NARROW_MIN columns.
+# And there those elements take the same blocks and runs at rows of at most LANES too (the launcher's
+# _byte_blocks; a whole block a batch row for COLS_STACK_WIDE_LEAVES): run 127 (sum, amax, vector_norm,
+# 16 views) found bf16 and f16 1.12x with 1024 bf16 columns a program against 256, losing where fewer
+# columns gave fewer programs (f16 1024 x 128 x 32 3.2 / 3.7); f32 1.04x, not taken. Run 128 (H200, bits
+# equal at all 264 points, 6 ops x bf16, f16 x 22 views of rows of at most 256): geomean 1.232, won at
+# 190, lost at 6 (0.91-0.95: amin f16 4096 x 64 x 64 6.1 / 6.7 us, mean f16 192 x 100 x 1000 10.4 / 11.5);
+# 116 points slower than torch before, 43 after: sum bf16 4096 x 80 x 64 16.1 / 12.4 (torch 10.5),
+# 2048 x 96 x 64 8.9 / 6.5 (6.3); rows of 129-256 at a flat K on fewer than COLS_STACK_SPLIT_COLS
+# columns took the TILE walk (two runs not taken there) and now the stack in 8 runs: sum bf16 2048 x 160
+# x 64 24.8 / 11.6 (8.2), 8192 x 200 x 16 41.3 / 16.2 (16.2).
 COLS_STACK_DEEP_ITEMSIZE = 4
 COLS_STACK_DEEP_NARROW_MIN = 65536
 COLS_STACK_DEEP_LEAVES = 4

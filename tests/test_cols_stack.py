@@ -110,9 +110,9 @@ def test_every_group_of_leaves_gives_the_same_bits(leaves, monkeypatch):
 def test_which_views_take_the_stack(monkeypatch):
     """From COLS_STACK_MIN columns (M * K), COLS_STACK_K a batch row, at rows of at most COLS_STACK_N
     (past LANES, where the input's elements take fewer than COLS_STACK_DEEP_ITEMSIZE bytes, bf16 and
-    f16, only from COLS_STACK_DEEP_NARROW_MIN columns; there blocks of COLS_STACK_DEEP_BLOCK_BYTES a row,
-    runs up to COLS_STACK_DEEP_PROGRAMS programs), a row longer than COLS_STACK_ONE_RUN_N in one run
-    only from COLS_STACK_SPLIT_COLS columns.
+    f16, only from COLS_STACK_DEEP_NARROW_MIN columns; there, and at those elements on as many columns
+    whatever the row, blocks of COLS_STACK_DEEP_BLOCK_BYTES a row, runs up to COLS_STACK_DEEP_PROGRAMS
+    programs), a row longer than COLS_STACK_ONE_RUN_N in one run only from the runs' target.
     Below COLS_STACK_SPLIT_COLS columns a column's leaves in SPLIT runs (the power of two
     bringing the columns to it, at most COLS_STACK_SPLIT_MAX and TILE over the group; not two at a flat
     K), COLS_STACK_BLOCK / SPLIT columns a program; in one run blocks of COLS_STACK_SMALL_BLOCK below
@@ -138,8 +138,8 @@ def test_which_views_take_the_stack(monkeypatch):
         assert mod._cols_stack(1, n, at, deep) and not mod._cols_stack(1, n, at, deep // 2), n
         assert mod._cols_stack(1, n, narrow, deep // 2) and not mod._cols_stack(1, n, narrow - 1, deep // 2), n
         assert mod._cols_stack(narrow // 64, n, 64, deep // 2) and mod._stack_depth(n) == 2
-        assert mod._stack_leaves(1, n, 1 << 20) == plan.COLS_STACK_DEEP_LEAVES
-        assert [mod._stack_block(n, isz) for isz in (2, 4)] == [1024, 512]
+        assert mod._stack_leaves(1, n, 1 << 20, 4) == plan.COLS_STACK_DEEP_LEAVES
+        assert [mod._stack_block(1, n, 1, isz) for isz in (2, 4)] == [1024, 512]
         for isz in (2, 4):  # runs until the columns times the runs pass 4096 blocks
             block = 2048 // isz
             assert [mod._stack_split(1, n, c, isz) for c in (block * programs, block * programs // 2,
@@ -148,46 +148,65 @@ def test_which_views_take_the_stack(monkeypatch):
             assert mod._walk_block(1, n, block * programs // 4, isz) == block // 4
         assert mod._walk_block(1, n, narrow - 1, 2) == 0
     assert not mod._cols_stack(1, top + 1, 1 << 20, deep) and mod._walk_block(1, top + 1, 1 << 20, deep) == 0
-    assert mod._stack_block(lanes, 2) == mod._stack_block(lanes, 4) == wide  # DEPTH 1: COLS_STACK_BLOCK
+    # rows of at most LANES: COLS_STACK_BLOCK, except 2-byte elements on COLS_STACK_DEEP_NARROW_MIN columns
+    # or more, which take the byte blocks and their runs there too; f32 as before whatever the columns
+    assert mod._stack_block(1, lanes, 1 << 20, 4) == mod._stack_block(1, lanes, narrow - 1, 2) == wide
+    for n in (9, 100, 128, lanes):
+        assert mod._stack_block(1, n, narrow, 2) == mod._stack_block(narrow // 64, n, 64, 2) == 1024
+        assert mod._stack_split(1, n, 1024 * programs, 2) == 1 and mod._walk_block(1, n, 1024 * programs, 2) == 1024
+        split = mod._stack_split(1, n, narrow, 2)
+        assert split == min(8, mod._tile(n) // mod._stack_leaves(1, n, narrow, 2)) and mod._walk_block(1, n, narrow, 2) == 1024 // split
+        with knobs(mod, COLS_STACK_DEEP_NARROW_MIN=1 << 62):
+            f32 = [(f(1, n, c, 4), f(c // 64, n, 64, 4)) for f in (mod._stack_split, mod._walk_block, mod._stack_leaves)
+                   for c in (narrow, 1 << 20)]
+        assert [(f(1, n, c, 4), f(c // 64, n, 64, 4)) for f in (mod._stack_split, mod._walk_block, mod._stack_leaves)
+                for c in (narrow, 1 << 20)] == f32
+    # a whole block a batch row for COLS_STACK_WIDE_LEAVES: 1024 bf16 columns there
+    assert mod._stack_leaves(1, 200, 1 << 20, 2) == plan.COLS_STACK_WIDE_LEAVES
+    assert mod._stack_leaves(1024, 200, 256, 2) == plan.COLS_STACK_LEAVES != mod._stack_leaves(1024, 200, 256, 4)
+    # rows of 129-256 at a flat K on fewer than COLS_STACK_SPLIT_COLS columns: two runs are not taken
+    # there, so f32 keeps the TILE walk, bf16 takes the stack in runs to 4096 byte blocks
+    assert mod._cols_stack(2048, 160, 64, 2) and mod._stack_split(2048, 160, 64, 2) == 8
+    assert not mod._cols_stack(2048, 160, 64, 4)
     # a row longer than COLS_STACK_ONE_RUN_N in one run only from COLS_STACK_SPLIT_COLS columns: two runs
     # of a flat K are not taken, so 131072 flat columns of rows of 160 keep the TILE walk
     one, cols = plan.COLS_STACK_ONE_RUN_N, plan.COLS_STACK_SPLIT_COLS
     assert not mod._cols_stack(cols // 2 // 64, one + 1, 64, 4) and mod._cols_stack(cols // 2 // 64, one, 64, 4)
     assert mod._cols_stack(cols // 64, one + 1, 64, 4) and mod._cols_stack(cols // 2 // 256, one + 1, 256, 4)
     assert mod._stack_split(cols // 2 // 64, one + 1, 64, 4) == 1
-    assert mod._stack_split(cols // 2 // 256, lanes, 256, 2) == 2  # past LANES: its own target (above)
+    assert mod._stack_split(cols // 2 // 256, lanes, 256, 4) == 2  # f32: 2-byte elements take the byte blocks there (above)
     assert mod._schedule(at, 8, 1, 4)[2] == "rows"  # K 1: the rows kernels (COLS_STACK_K 2: any K > 1)
-    # runs: the columns times SPLIT up to COLS_STACK_SPLIT_COLS, COLS_STACK_BLOCK / SPLIT columns a program
+    # runs (f32): the columns times SPLIT up to COLS_STACK_SPLIT_COLS, COLS_STACK_BLOCK / SPLIT columns a program
     cols = plan.COLS_STACK_SPLIT_COLS
-    assert [mod._stack_split(1, 128, c, 2) for c in (cols, cols // 2, cols // 4, cols // 8, at)] == [1, 2, 4, 8, 8]
-    assert [mod._walk_block(1, 128, c, 2) for c in (cols // 2, cols // 4, cols // 8)] == [wide // 2, wide // 4, wide // 8]
-    assert mod._stack_split(cols // 2 // 64, 128, 64, 2) == 1 and mod._stack_split(cols // 4 // 64, 128, 64, 2) == 4
-    assert mod._stack_split(1, 16, at, 2) == 4 and mod._stack_split(1, 8, at, 2) == min(8, mod._tile(8))
+    assert [mod._stack_split(1, 128, c, 4) for c in (cols, cols // 2, cols // 4, cols // 8, at)] == [1, 2, 4, 8, 8]
+    assert [mod._walk_block(1, 128, c, 4) for c in (cols // 2, cols // 4, cols // 8)] == [wide // 2, wide // 4, wide // 8]
+    assert mod._stack_split(cols // 2 // 64, 128, 64, 4) == 1 and mod._stack_split(cols // 4 // 64, 128, 64, 4) == 4
+    assert mod._stack_split(1, 16, at, 4) == 4 and mod._stack_split(1, 8, at, 4) == min(8, mod._tile(8))
     with knobs(mod, COLS_STACK_SPLIT_MAX=1):
-        assert mod._stack_split(1, 128, at, 2) == 1 and mod._walk_block(1, 128, at, 2) == small
+        assert mod._stack_split(1, 128, at, 4) == 1 and mod._walk_block(1, 128, at, 4) == small
     # one run: blocks of COLS_STACK_SMALL_BLOCK below COLS_STACK_SMALL columns
     assert cols // 2 < plan.COLS_STACK_SMALL < cols
-    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL - 1, 2) == small
-    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL, 2) == wide
+    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL - 1, 4) == small
+    assert mod._walk_block(1, 128, plan.COLS_STACK_SMALL, 4) == wide
     # groups of COLS_STACK_WIDE_LEAVES at rows past COLS_STACK_LONG_N from COLS_STACK_SMALL columns,
     # else COLS_STACK_LEAVES
     eight, four, cols = plan.COLS_STACK_WIDE_LEAVES, plan.COLS_STACK_LEAVES, plan.COLS_STACK_SMALL
     for n in (plan.COLS_STACK_LONG_N + 1, 128, lanes):
-        assert mod._stack_leaves(cols // 256, n, 256) == mod._stack_leaves(1, n, cols) == eight != four
-        assert mod._stack_leaves(1, n, cols - 1) == four
-        assert mod._stack_leaves(cols // 128, n, 128) == four  # a block of columns across batch rows
-    assert mod._stack_leaves(1, plan.COLS_STACK_LONG_N, 1 << 20) == four
+        assert mod._stack_leaves(cols // 256, n, 256, 4) == mod._stack_leaves(1, n, cols, 4) == eight != four
+        assert mod._stack_leaves(1, n, cols - 1, 4) == four
+        assert mod._stack_leaves(cols // 128, n, 128, 4) == four  # a block of columns across batch rows
+    assert mod._stack_leaves(1, plan.COLS_STACK_LONG_N, 1 << 20, 4) == four
     assert importlib.import_module("generated.cuda.nansum").COLS_STACK_WIDE_LEAVES == four  # its spec's tune
     # and COLS_STACK_FLAT_LEAVES at a K below COLS_FLAT_BELOW (flat columns) from COLS_STACK_SMALL columns
     flat8, k = plan.COLS_STACK_FLAT_LEAVES, plan.COLS_FLAT_BELOW - 1
     for n in (128, lanes):
-        assert mod._stack_leaves(-(-cols // k), n, k) == mod._stack_leaves(cols // 16, n, 16) == flat8 != four
-        assert mod._stack_leaves((cols - 1) // k, n, k) == four
-    assert mod._stack_leaves(cols, 64, 16) == four
+        assert mod._stack_leaves(-(-cols // k), n, k, 4) == mod._stack_leaves(cols // 16, n, 16, 4) == flat8 != four
+        assert mod._stack_leaves((cols - 1) // k, n, k, 4) == four
+    assert mod._stack_leaves(cols, 64, 16, 4) == four
     for name in ("amax", "amin"):  # their specs' tune: 8 lost in bf16 (H200 run 115)
         assert importlib.import_module(f"generated.cuda.{name}").COLS_STACK_FLAT_LEAVES == four
     with knobs(mod, COLS_STACK_LEAVES=1, COLS_STACK_GROUP_TILE=1):  # the loop's stack: 128 groups at most
-        assert mod._stack_leaves(cols // 128, lanes, 128) == 2 and mod._stack_leaves(1, 128, 1) == 1
+        assert mod._stack_leaves(cols // 128, lanes, 128, 4) == 2 and mod._stack_leaves(1, 128, 1, 4) == 1
     seen = launches(mod, monkeypatch)
     x = torch.randn(1, 9, at, generator=torch.Generator().manual_seed(4))
     got = mod.sum(x, 1)
@@ -195,6 +214,16 @@ def test_which_views_take_the_stack(monkeypatch):
         ("_k_cols_fused", plan.COLS_STACK_LEAVES, 16, 4, wide // 4)]
     with knobs(mod, COLS_STACK_MIN=at + 1):
         assert torch.equal(_bits(mod.sum(x, 1)), _bits(got))
+    # bf16 there: blocks of 256 columns as f32 (the view is below COLS_STACK_DEEP_NARROW_MIN), 1024 / SPLIT
+    # where that is lowered to it; the TILE walk's bits
+    for narrow_min, block in ((plan.COLS_STACK_DEEP_NARROW_MIN, wide // 4), (at, 1024 // 4)):
+        seen.clear()
+        with knobs(mod, COLS_STACK_DEEP_NARROW_MIN=narrow_min):
+            got = mod.sum(x.to(torch.bfloat16), 1)
+        assert [(k, c["STACK"], c["TILE"], c["SPLIT"], c["BLOCK"]) for k, c in seen] == [
+            ("_k_cols_fused", plan.COLS_STACK_LEAVES, 16, 4, block)]
+        with knobs(mod, COLS_STACK_MIN=at + 1):
+            assert torch.equal(_bits(mod.sum(x.to(torch.bfloat16), 1)), _bits(got))
     # a row past LANES on COLS_STACK_MIN columns: the stack in f32 (DEPTH 2, COLS_STACK_DEEP_LEAVES, 8
     # runs of blocks of 64), the TILE walk in bf16 (below COLS_STACK_DEEP_NARROW_MIN), its stack where
     # that is lowered to them (blocks of 128), the TILE walk's bits everywhere
@@ -229,7 +258,7 @@ def test_every_run_count_gives_the_same_bits(split, monkeypatch):
             with knobs(mod, COLS_STACK_MIN=0, COLS_STACK_K=0, COLS_STACK_SPLIT_MAX=split,
                        COLS_STACK_DEEP_NARROW_MIN=0):
                 stacked = mod.nansum(x, 1)
-                want = min(split, mod._tile(n) // mod._stack_leaves(2, n, 130))
+                want = min(split, mod._tile(n) // mod._stack_leaves(2, n, 130, x.element_size()))
                 assert mod._stack_split(2, n, 130, x.element_size()) == want
             assert [c["SPLIT"] for k, c in seen if k == "_k_cols_fused"] == [want], (n, split)
             assert torch.equal(_bits(stacked), _bits(tiled)), (split, n, dtype)

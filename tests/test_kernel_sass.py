@@ -41,15 +41,18 @@ def test_a_call_compiles_for_sm_90(tmp_path):
 
 def test_flat_columns_load_a_bf16_pair_a_load(tmp_path):
     """The cols walk's flat columns (K 64 < COLS_FLAT_BELOW, across batch rows): their mask is constant
-    across each ALIGN columns (tl.max_constancy), so each thread's pair of bfloat16 columns is one
-    32-bit load, not two 16-bit ones (H200 run 114: sum bf16 8192 x 64 x 32 16.1 -> 8.8 us). A view of
-    COLS_STACK_SMALL columns: blocks of 256, two columns a thread."""
+    across each ALIGN columns (tl.max_constancy), so each thread's bfloat16 columns are one load, not
+    16-bit ones (H200 run 114: sum bf16 8192 x 64 x 32 16.1 -> 8.8 us). A view of 65536 columns or more
+    in bf16 (plan.COLS_STACK_DEEP_NARROW_MIN): 1024 columns a program (2048 bytes) in 8 runs of 128,
+    eight columns a thread in one 16-byte load; below it, 256 columns in 8 runs of 32, a 32-bit pair a
+    load."""
     out = tmp_path / "sass"
-    done = _run([str(ROOT / "generated/cuda/sum.py"), "--shape", "2560,80,64", "--dim", "1", "--sass", str(out)])
-    assert done.returncode == 0, done.stderr
-    assert "'BLOCK': 256," in done.stdout and "'STACK': 8, 'DEPTH': 1, 'SPLIT': 1, 'LOG2_SPLIT': 0, 'FLAT': True" in done.stdout
-    sass = (out / "0__k_cols_fused.sass").read_text()
-    assert "LDG.E " in sass and "LDG.E.U16" not in sass
+    for shape, launch, load in (("2560,80,64", "'BLOCK': 128,", "LDG.E.128 "), ("2048,80,16", "'BLOCK': 32,", "LDG.E ")):
+        done = _run([str(ROOT / "generated/cuda/sum.py"), "--shape", shape, "--dim", "1", "--sass", str(out)])
+        assert done.returncode == 0, done.stderr
+        assert launch in done.stdout and "'DEPTH': 1, 'SPLIT': 8, 'LOG2_SPLIT': 3, 'FLAT': True" in done.stdout, shape
+        sass = (out / "0__k_cols_fused.sass").read_text()
+        assert load in sass and "LDG.E.U16" not in sass, shape
 
 
 def test_a_call_handed_to_another_module_and_the_gpu_exp(tmp_path):

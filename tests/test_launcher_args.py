@@ -168,14 +168,14 @@ def test_schedule_from_sizes_alone(gen):
     # 2**31 + 5 rows of one element: programs of 256 rows (a short row's walk), the fused path, int64
     assert mod._schedule(BIG, 1, 1, 4) == (4096, 1, "rows", 256, -(-BIG // 256), 4, False, True)  # 256 rows of 8 lanes
     # [lanes, cols] kernel: 2**31 + 5 columns k
-    # rows of at most LANES (256) on this many columns: the stack, COLS_STACK_BLOCK columns a program
-    # (plan.py), whatever the element bytes; up to COLS_STACK_N (512) COLS_STACK_DEEP_BLOCK_BYTES of a
-    # row (512 f32, 1024 bf16 columns); else, of at most two tiles, 64 (plan.COLS_SHORT_BLOCK), longer
-    # ones specs/sum.red's tile K = 32
-    for isz in (2, 4):
-        assert mod._schedule(1, 2, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
-        assert mod._schedule(1, 100, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
-        assert mod._schedule(1, 256, BIG, isz)[2:] == ("cols", 256, -(-BIG // 256), 4, False, True)
+    # rows of at most COLS_STACK_N (512) on this many columns: the stack, COLS_STACK_BLOCK columns a
+    # program at 4-byte elements up to LANES (256), else COLS_STACK_DEEP_BLOCK_BYTES of a row (512 f32,
+    # 1024 bf16 columns; plan.py); else, of at most two tiles, 64 (plan.COLS_SHORT_BLOCK), longer ones
+    # specs/sum.red's tile K = 32
+    for isz, block in ((2, 1024), (4, 256)):
+        assert mod._schedule(1, 2, BIG, isz)[2:] == ("cols", block, -(-BIG // block), 4, False, True)
+        assert mod._schedule(1, 100, BIG, isz)[2:] == ("cols", block, -(-BIG // block), 4, False, True)
+        assert mod._schedule(1, 256, BIG, isz)[2:] == ("cols", block, -(-BIG // block), 4, False, True)
         assert mod._schedule(1, 513, BIG, isz)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)
     assert mod._schedule(1, 300, BIG, 4)[2:] == ("cols", 512, -(-BIG // 512), 4, False, True)
     assert mod._schedule(1, 300, BIG, 2)[2:] == ("cols", 1024, -(-BIG // 1024), 4, False, True)
