@@ -308,7 +308,11 @@ COLS_STACK_ONE_RUN_N = 128
 # 116 points slower than torch before, 43 after: sum bf16 4096 x 80 x 64 16.1 / 12.4 (torch 10.5),
 # 2048 x 96 x 64 8.9 / 6.5 (6.3); rows of 129-256 at a flat K on fewer than COLS_STACK_SPLIT_COLS
 # columns took the TILE walk (two runs not taken there) and now the stack in 8 runs: sum bf16 2048 x 160
-# x 64 24.8 / 11.6 (8.2), 8192 x 200 x 16 41.3 / 16.2 (16.2).
+# x 64 24.8 / 11.6 (8.2), 8192 x 200 x 16 41.3 / 16.2 (16.2). On a view of one run (2**22 bf16 columns or
+# more) a K of 256-1023 keeps the group of COLS_STACK_WIDE_LEAVES it took with blocks of COLS_STACK_BLOCK:
+# in groups of 4 run 129 lost there (sum bf16 16384 x 100 x 256 228.4 / 257.6 us), in 8 run 130 won
+# (229.0; 4096 x 80 x 1000 201.2 / 188.9, torch 178.0) but at a K of 128 (32768 x 128 x 128 307.3 /
+# 332.7).
 COLS_STACK_DEEP_ITEMSIZE = 4
 COLS_STACK_DEEP_NARROW_MIN = 65536
 COLS_STACK_DEEP_LEAVES = 4

@@ -161,9 +161,14 @@ def test_which_views_take_the_stack(monkeypatch):
                    for c in (narrow, 1 << 20)]
         assert [(f(1, n, c, 4), f(c // 64, n, 64, 4)) for f in (mod._stack_split, mod._walk_block, mod._stack_leaves)
                 for c in (narrow, 1 << 20)] == f32
-    # a whole block a batch row for COLS_STACK_WIDE_LEAVES: 1024 bf16 columns there
+    # a whole block a batch row for COLS_STACK_WIDE_LEAVES: 1024 bf16 columns there, COLS_STACK_BLOCK on
+    # a view of one run (4096 byte blocks or more)
     assert mod._stack_leaves(1, 200, 1 << 20, 2) == plan.COLS_STACK_WIDE_LEAVES
     assert mod._stack_leaves(1024, 200, 256, 2) == plan.COLS_STACK_LEAVES != mod._stack_leaves(1024, 200, 256, 4)
+    one_run = 1024 * programs
+    assert mod._stack_split(one_run // 256, 200, 256, 2) == 1 and mod._stack_split(one_run // 512, 200, 256, 2) == 2
+    assert mod._stack_leaves(one_run // 256, 200, 256, 2) == plan.COLS_STACK_WIDE_LEAVES
+    assert mod._stack_leaves(one_run // 512, 200, 256, 2) == mod._stack_leaves(one_run // 128, 200, 128, 2) == plan.COLS_STACK_LEAVES
     # rows of 129-256 at a flat K on fewer than COLS_STACK_SPLIT_COLS columns: two runs are not taken
     # there, so f32 keeps the TILE walk, bf16 takes the stack in runs to 4096 byte blocks
     assert mod._cols_stack(2048, 160, 64, 2) and mod._stack_split(2048, 160, 64, 2) == 8
