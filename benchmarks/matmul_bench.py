@@ -6,14 +6,16 @@ One run, in order (each section prints its own lines; --out writes results.json)
 1. correctness against float64 (tests/tolerances.py) for matmul/addmm/bmm/linear, bf16/f16/f32;
    f32 on exact integers must be exact (IEEE f32, no TF32);
 2. invariance: c[:M] computed alone equals the first M rows of the batch of 8192, bit for bit,
-   for every M in 1..300 and a sample up to 8192, each (K, N) and dtype;
+   for every M in 1..300 and a sample up to 8192, each (K, N), dtype and bf16 weight layout
+   (every regime class and, by N, both sides of each class's fill rule);
 3. config sweep: BLOCK_M, BLOCK_N, num_warps, num_stages, GROUP_M varied one at a time from the
    largest regime, every result compared bit for bit with it (what MEASURED_FREE in
    redgen/contraction.py may declare not order-shaping);
 4. a transformer block (linear layers, rms_norm, attention with matmuls and softmax, no SDPA)
    under redgen.batch_invariant(): one sequence alone vs inside a batch of 64;
-5. timings: cuBLAS (torch) vs redgen, bf16 and f32 (torch with TF32 off), M in 1..8192 for four
-   (K, N); triton.testing.do_bench_cudagraph medians; ratio = cuBLAS time / redgen time.
+5. timings: cuBLAS (torch) vs redgen, bf16 in both weight layouts and f32 (torch with TF32 off),
+   M in 1..8192 for four (K, N), with the tile the launcher took; triton.testing.do_bench_cudagraph
+   medians; ratio = cuBLAS time / redgen time.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from generated.cuda import matmul as mm_mod  # noqa: E402
 
 DT = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
 SHAPES = ((4096, 4096), (4096, 14336), (14336, 4096), (4096, 128256))
-MS = (1, 8, 32, 128, 512, 2048, 8192)
+MS = (1, 8, 16, 32, 64, 128, 256, 512, 2048, 8192)
 RESULTS: dict = {}
 
 
@@ -104,11 +106,14 @@ def invariance(quick: bool) -> None:
     sample = (384, 511, 1000, 2048, 4097, 8191, 8192)
     g = torch.Generator(device="cuda").manual_seed(1)
     for k, n in SHAPES:
-        for name in ("bf16", "f32"):
+        for name, layout in (("bf16", "kn"), ("bf16", "nk"), ("f32", "kn")):
             dt = DT[name]
             big = 8192 if not (n == 128256 and name == "f32") else 4096
             a = torch.randn(big, k, device="cuda", generator=g).to(dt)
-            b = torch.randn(k, n, device="cuda", generator=g).to(dt)
+            if layout == "kn":
+                b = torch.randn(k, n, device="cuda", generator=g).to(dt)
+            else:  # F.linear's weight [N, K], read as w.t()
+                b = torch.randn(n, k, device="cuda", generator=g).to(dt).t()
             full = mm_mod.matmul(a, b)
             ms = list(range(1, 301, 1 if not quick else 37)) + [s for s in sample if s <= big]
             bad = [m for m in ms if not torch.equal(mm_mod.matmul(a[:m], b), full[:m])]
@@ -117,8 +122,9 @@ def invariance(quick: bool) -> None:
             perm[0], perm[77] = 77, 0
             moved = torch.equal(mm_mod.matmul(a[perm], b)[77], full[0])
             torch.cuda.synchronize()
-            out.append({"K": k, "N": n, "dtype": name, "batch": big, "Ms": len(ms), "differ": bad, "moved_row": moved})
-            log(f"invariance K={k} N={n} {name}: {len(ms)} M vs batch {big}: {len(bad)} differ {bad[:10]}; "
+            out.append({"K": k, "N": n, "dtype": name, "layout": layout, "batch": big, "Ms": len(ms), "differ": bad,
+                        "moved_row": moved})
+            log(f"invariance K={k} N={n} {name} {layout}: {len(ms)} M vs batch {big}: {len(bad)} differ {bad[:10]}; "
                 f"row moved 0->77 equal: {moved}")
             del a, b, full
             torch.cuda.empty_cache()
@@ -127,7 +133,8 @@ def invariance(quick: bool) -> None:
 
 def sweep() -> None:
     """Vary one regime parameter at a time from a reference; compare bits with it. Every regime
-    of the module's table is tried too, at every shape (a regime's tiles at any M)."""
+    of the module's table is tried too, at every shape (a regime's tiles at any M). The launcher's
+    body `_run` is called: `matmul` replays a signature's recorded plan, whatever REGIMES says."""
     out = []
     g = torch.Generator(device="cuda").manual_seed(2)
     saved = mm_mod.REGIMES
@@ -144,11 +151,11 @@ def sweep() -> None:
             a = torch.randn(m, k, device="cuda", generator=g).to(dt)
             b = torch.randn(k, n, device="cuda", generator=g).to(dt)
             mm_mod.REGIMES = {dt: (ref_r,)}
-            ref = mm_mod.matmul(a, b)
+            ref = mm_mod._run(a, b)
             for what, val, r in variants:
                 mm_mod.REGIMES = {dt: (r,)}
                 try:
-                    same = torch.equal(mm_mod.matmul(a, b), ref)
+                    same = torch.equal(mm_mod._run(a, b), ref)
                 except Exception as e:  # noqa: BLE001 - e.g. out of shared memory: recorded
                     same = f"error {type(e).__name__}"
                 finally:
@@ -170,7 +177,7 @@ def probe() -> None:
               (None, 256, 128, 8, 8, 3), (None, 128, 256, 8, 8, 4), (None, 64, 256, 8, 4, 4)):
         mm_mod.REGIMES = {torch.bfloat16: (r,)}
         try:
-            t = do_bench_cudagraph(lambda: mm_mod.matmul(a, b), rep=30)
+            t = do_bench_cudagraph(lambda: mm_mod._run(a, b), rep=30)
         except Exception as e:  # noqa: BLE001
             t = f"error {type(e).__name__}"
         finally:
@@ -237,26 +244,30 @@ def timings(budget_s: float) -> None:
     t0 = time.time()
     rows = []
     torch.backends.cuda.matmul.allow_tf32 = False
-    for name in ("bf16", "f32"):
+    # bf16 in both weight layouts: b [K, N] contiguous, and w [N, K] read as w.t() (what
+    # F.linear and nn.Linear hand to mm/addmm); f32 in the first.
+    for name, layout in (("bf16", "kn"), ("bf16", "nk"), ("f32", "kn")):
         dt = DT[name]
         for k, n in SHAPES:
-            b = torch.randn(k, n, device="cuda").to(dt)
+            b = torch.randn(k, n, device="cuda").to(dt) if layout == "kn" else torch.randn(n, k, device="cuda").to(dt).t()
             for m in MS:
+                head = {"dtype": name, "layout": layout, "K": k, "N": n, "M": m}
                 if time.time() - t0 > budget_s:
-                    rows.append({"dtype": name, "K": k, "N": n, "M": m, "skipped": "time budget"})
+                    rows.append({**head, "skipped": "time budget"})
                     continue
                 if name == "f32" and n == 128256 and m == 8192:
-                    rows.append({"dtype": name, "K": k, "N": n, "M": m, "skipped": "memory/time"})
+                    rows.append({**head, "skipped": "memory/time"})
                     continue
                 a = torch.randn(m, k, device="cuda").to(dt)
                 t_torch = do_bench_cudagraph(lambda a=a, b=b: torch.mm(a, b), rep=30)
                 t_red = do_bench_cudagraph(lambda a=a, b=b: mm_mod.matmul(a, b), rep=30)
                 flops = 2 * m * k * n
-                row = {"dtype": name, "K": k, "N": n, "M": m, "cublas_ms": t_torch, "redgen_ms": t_red,
-                       "ratio": t_torch / t_red, "redgen_tflops": flops / t_red / 1e9}
+                _, bm, bn, *_ = mm_mod._regime(1, m, n, dt, mm_mod._programs(a.device))
+                row = {**head, "cublas_ms": t_torch, "redgen_ms": t_red, "ratio": t_torch / t_red,
+                       "redgen_tflops": flops / t_red / 1e9, "tile": f"{bm}x{bn}"}
                 rows.append(row)
-                log(f"time {name} M={m:5d} K={k:5d} N={n:6d}: cuBLAS {t_torch:8.4f} ms  redgen {t_red:8.4f} ms  "
-                    f"ratio {t_torch / t_red:5.2f}  ({flops / t_red / 1e9:6.1f} TFLOP/s)")
+                log(f"time {name} {layout} M={m:5d} K={k:5d} N={n:6d}: cuBLAS {t_torch:8.4f} ms  redgen {t_red:8.4f} ms  "
+                    f"ratio {t_torch / t_red:5.2f}  ({flops / t_red / 1e9:6.1f} TFLOP/s, {bm}x{bn})")
             del b
             torch.cuda.empty_cache()
     RESULTS["timings"] = rows
@@ -267,7 +278,7 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--skip", default="", help="comma list of sections to skip")
-    ap.add_argument("--time-budget", type=float, default=200)
+    ap.add_argument("--time-budget", type=float, default=300)
     args = ap.parse_args()
     skip = set(args.skip.split(",")) - {""}
     RESULTS["device"] = torch.cuda.get_device_name()

@@ -35,13 +35,16 @@ DEFAULT_GROUP_M = 8
 # and every alternative value listed there, c[m, n] was bitwise equal to the
 # reference regime's. A parameter absent here must be equal in every regime.
 _H100 = "NVIDIA H100 80GB HBM3, triton 3.6 (docs/matmul.md)"
+_H200 = "NVIDIA H200, triton 3.6 (docs/gpu_2026_11_28)"
 MEASURED_FREE: dict[str, dict[str, str]] = {
     "cuda": {
-        "block_m": f"BLOCK_M 16/32/64/128/256 (mma.sync and wgmma alike) gave equal bits on an {_H100}",
-        "block_n": f"BLOCK_N 16/32/64/128/256 gave equal bits on an {_H100}",
-        "warps": f"num_warps 4/8 gave equal bits on an {_H100}",
-        "stages": f"num_stages 2-5 gave equal bits on an {_H100}",
-        "group_m": f"GROUP_M 1/8 gave equal bits on an {_H100}; it reorders tiles, never a tile's K loop",
+        "block_m": f"BLOCK_M 16/32/64/128/256 (mma.sync and wgmma alike) gave equal bits on an {_H100}, "
+                   f"and 16-26 configurations at 128 shapes on an {_H200} (runs 132, 137)",
+        "block_n": f"BLOCK_N 16/32/64/128/256 gave equal bits on an {_H100}, 16-256 on an {_H200}",
+        "warps": f"num_warps 4/8 gave equal bits on an {_H100}, 2/4/8 on an {_H200}",
+        "stages": f"num_stages 2-5 gave equal bits on an {_H100}, 3-9 on an {_H200}",
+        "group_m": f"GROUP_M 1/8 gave equal bits on an {_H100} and an {_H200}; it reorders tiles, never a "
+                   f"tile's K loop",
     },
     # No NPU to measure on: the ascend plan has one regime, so nothing needs to be free.
     "ascend": {},
@@ -50,7 +53,8 @@ MEASURED_FREE: dict[str, dict[str, str]] = {
 
 @dataclass(frozen=True)
 class Regime:
-    """One kernel configuration, used for M <= max_m (None: every larger M)."""
+    """One kernel configuration of the class of M <= max_m (None: every larger M); the
+    launcher takes a class's first regime whose tiles fill TILES_FILL of the programs."""
 
     max_m: int | None
     block_m: int
@@ -88,6 +92,7 @@ class ContractionPlan:
     regimes: tuple[tuple[str, tuple[Regime, ...]], ...]  # input dtype -> its regimes, by M
     cores: int | None  # ascend: AI (cube) cores, the grid cap; cuda: None (the SM count, queried)
     interpret_programs: int  # persistent programs under TRITON_INTERPRET=1 (CPU)
+    fill: float  # a class's first regime whose tiles reach this share of the programs is taken
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -118,24 +123,53 @@ INSTRUCTIONS = {
     },
 }
 
-# Configurations per input dtype and M regime. cuda: few rows (decode) get narrow tiles so
-# that N alone makes enough tiles for the SMs; many rows (prefill) get wide ones. f32 keeps
-# 128x128 tiles at large M (shared memory). Every value here was measured not order-shaping
-# (MEASURED_FREE); docs/matmul.md has the timings. Ascend: one configuration.
+# Configurations per input dtype, in classes by M (the regimes sharing one max_m). Within a
+# class the launcher takes the first whose output tiles reach TILES_FILL of the persistent
+# programs (the SMs), else the class's last (the most tiles): few rows on many columns get
+# wide tiles that stream the weight once; on few columns, narrower ones that keep every SM
+# busy. Run 132 (H200, bf16, 72 points of (K, N) x M x both weight layouts) chose it: this
+# rule is at 0.991 of each point's best of 16 configurations (geomean; the M-only table that
+# was here 0.770), e.g. M = 128 on N = 128256 0.63 -> 0.29 ms (64x64 tiles read the weight
+# twice). Where the tiles cannot fill the SMs (N of 1024-4096 at M <= 256), a program must
+# keep more of the weight in flight: those regimes take 6-9 stages (run 137: 14336 x 4096 at
+# M = 8 51.8 -> 35.0 us, at M = 128 69.0 -> 48.4). f32's tl.dot is IEEE FMAs, bound by its
+# arithmetic, not by the weight's reads: it keeps its old tiles (32x32 to M = 32, 64x32 to
+# 64, 64x64) but where runs 133-134 measured wider ones faster in both weight layouts
+# (M <= 16: 1.10-1.54x; 128x128 where it fills). Every value here was measured not
+# order-shaping (MEASURED_FREE); docs/matmul.md has the timings. Ascend: one configuration.
+TILES_FILL = 0.75
 _CUDA_HALF = (
+    Regime(1, 16, 128, 1, 4, 4),
+    Regime(1, 16, 64, 1, 4, 7),
+    Regime(16, 16, 128, 1, 4, 4),
     Regime(16, 16, 64, 1, 4, 5),
-    Regime(32, 32, 32, 1, 4, 5),
-    Regime(64, 64, 32, 1, 4, 4),
-    Regime(256, 64, 64, 8, 4, 4),
-    Regime(1024, 128, 128, 8, 8, 3),
+    Regime(16, 16, 32, 1, 4, 9),
+    Regime(32, 64, 256, 8, 8, 3),
+    Regime(32, 64, 128, 8, 4, 4),
+    Regime(32, 32, 32, 1, 4, 7),
+    Regime(64, 64, 256, 8, 8, 3),
+    Regime(64, 64, 128, 8, 4, 4),
+    Regime(64, 64, 64, 8, 4, 6),
+    Regime(64, 64, 32, 1, 4, 6),
     Regime(None, 128, 256, 8, 8, 3),
+    Regime(None, 128, 128, 8, 4, 4),
+    Regime(None, 64, 256, 8, 8, 3),
+    Regime(None, 128, 64, 8, 4, 6),
+    Regime(None, 64, 128, 8, 4, 4),
+    Regime(None, 64, 64, 8, 4, 6),
+    Regime(None, 64, 32, 1, 4, 6),
 )
 _CUDA_F32 = (
+    Regime(1, 16, 128, 1, 4, 4),
+    Regime(1, 16, 64, 1, 4, 5),
+    Regime(16, 16, 128, 1, 4, 4),
     Regime(16, 16, 64, 1, 4, 5),
+    Regime(16, 16, 32, 1, 4, 5),
     Regime(32, 32, 32, 1, 4, 4),
     Regime(64, 64, 32, 1, 4, 4),
-    Regime(256, 64, 64, 8, 4, 3),
     Regime(None, 128, 128, 8, 8, 3),
+    Regime(None, 64, 64, 8, 4, 3),
+    Regime(None, 64, 32, 1, 4, 4),
 )
 CUDA_REGIMES = {"bf16": _CUDA_HALF, "f16": _CUDA_HALF, "f32": _CUDA_F32}
 _ASCEND_ONE = (Regime(None, 128, 128, 8, 4, 1),)
@@ -171,17 +205,19 @@ def _order(op: ir.Contraction, regimes: tuple[tuple[str, tuple[Regime, ...]], ..
 
 def _regimes(op: ir.Contraction, table: dict[str, tuple[Regime, ...]]) -> tuple[tuple[str, tuple[Regime, ...]], ...]:
     """The target's table for the spec's dtypes. A spec's `tile M / N` or `warps` replaces
-    the largest regime of every dtype (then it is the spec's choice, checked like any)."""
+    the class of the largest M of every dtype by one regime (then it is the spec's choice,
+    checked like any)."""
     s = op.schedule
     tiles = dict(s.tiles)
     out = []
     for d in op.dtypes:
         base = table[d]
         if op.m in tiles or op.n in tiles or s.warps is not None:
-            last = base[-1]
-            bm = tiles[op.m].eval({}) if op.m in tiles else last.block_m
-            bn = tiles[op.n].eval({}) if op.n in tiles else last.block_n
-            base = (*base[:-1], Regime(None, bm, bn, last.group_m, s.warps or last.warps, last.stages))
+            top = [r for r in base if r.max_m is None]
+            first = top[0]
+            bm = tiles[op.m].eval({}) if op.m in tiles else first.block_m
+            bn = tiles[op.n].eval({}) if op.n in tiles else first.block_n
+            base = (*base[:-len(top)], Regime(None, bm, bn, first.group_m, s.warps or first.warps, first.stages))
         out.append((d, base))
     return tuple(out)
 
@@ -202,7 +238,7 @@ def plan_contraction(op: ir.Contraction, target: str) -> ContractionPlan:
                 f"A2; a contraction's tl.dot runs on the cube cores, and a larger grid only queues programs "
                 f"(use cores <= {t.max_cube_cores} or cores auto)", s.loc("cores"), op.source)
     return ContractionPlan(op=op, target=target, order=_order(op, regimes, target), regimes=regimes,
-                           cores=cores, interpret_programs=INTERPRET_PROGRAMS)
+                           cores=cores, interpret_programs=INTERPRET_PROGRAMS, fill=TILES_FILL)
 
 
 # --- the proof ---------------------------------------------------------------------
@@ -216,13 +252,29 @@ def _regime_counterexample(plan: ContractionPlan, field: str) -> NotInvariant | 
     else:
         return None
     i = next(j for j, v in enumerate(values) if v != values[0])
-    m1 = 1
-    m2 = (regimes[i - 1].max_m or 0) + 1
+    m = plan.op.m
+    first, other = regimes[0], regimes[i]
+    if other.max_m == first.max_m:
+        # Two regimes of one class: the columns pick between them (the tiles they make).
+        n = plan.op.n
+        which = (f"{m}=1, {n} large (tiles reach {plan.fill:g} of the programs at {first.block_m}x"
+                 f"{first.block_n}): {field}={values[0]}; {m}=1, {n} small: {field}={values[i]}")
+    else:
+        which = f"{m}=1: {field}={values[0]}; {m}={(regimes[i - 1].max_m or 0) + 1}: {field}={values[i]}"
     return NotInvariant(
         f"the order of {plan.op.output.name}[{', '.join(a.lower() for a in plan.op.output.axes)}] depends on "
-        f"{plan.op.m}: {field} is not measured free on {plan.target} (docs/matmul.md) but changes with "
-        f"{plan.op.m}: {plan.op.m}={m1}: {field}={values[0]}; {plan.op.m}={m2}: {field}={values[i]}; "
-        f"use one {field} for every regime", plan.order.where("regimes"), plan.op.source)
+        f"{m} and {plan.op.n}: {field} is not measured free on {plan.target} (docs/matmul.md) but changes "
+        f"with them: {which}; use one {field} for every regime", plan.order.where("regimes"), plan.op.source)
+
+
+def _classes(m: str, regimes: tuple[Regime, ...]) -> list[str]:
+    """`M <= 16: 16x128 | 16x64` per class of regimes, in the table's order."""
+    out: list[tuple[int | None, list[str]]] = []
+    for r in regimes:
+        if not out or out[-1][0] != r.max_m:
+            out.append((r.max_m, []))
+        out[-1][1].append(f"{r.block_m}x{r.block_n}")
+    return [f"{m} <= {mx}: {' | '.join(t)}" if mx else f"larger: {' | '.join(t)}" for mx, t in out]
 
 
 def prove_contraction(plan: ContractionPlan) -> Certificate:
@@ -290,15 +342,14 @@ def prove_contraction(plan: ContractionPlan) -> Certificate:
                "(MEASURED_FREE, docs/matmul.md)")
     free = MEASURED_FREE[plan.target]
     every = [r for _, rs in plan.regimes for r in rs]
-    regimes = "; ".join(f"{d}: " + ", ".join(f"{op.m} <= {r.max_m}: {r.block_m}x{r.block_n}" if r.max_m
-                                             else f"larger: {r.block_m}x{r.block_n}" for r in rs)
-                        for d, rs in plan.regimes)
+    regimes = "; ".join(f"{d}: " + ", ".join(_classes(op.m, rs)) for d, rs in plan.regimes)
     notes = tuple(
         f"{f}: {free[f]}" for f in ("block_m", "block_n", "warps", "stages", "group_m")
         if f in free and len({getattr(r, f) for r in every}) > 1
     ) + (
-        f"regimes (BLOCK_M x BLOCK_N by {op.m}; {regimes}); parameters not measured free are the same in "
-        f"every regime: {', '.join(f'{k}={v}' for k, v in o.fixed) or 'none'}",
+        f"regimes (BLOCK_M x BLOCK_N in classes by {op.m}, in a class the first whose tiles reach "
+        f"{plan.fill:g} of the programs, else the last; {regimes}); parameters not measured free are the "
+        f"same in every regime: {', '.join(f'{k}={v}' for k, v in o.fixed) or 'none'}",
         "the persistent grid (min(tiles, " + targets.get(plan.target).dot_units
         + ") programs looping over tiles): it picks which program computes a tile, never a tile's K loop",
         "masked rows/columns beyond M and N: rows and columns of a tl.dot are computed independently",

@@ -54,6 +54,7 @@ class ContractionCtx:
     chunk: int
     regimes: str
     interpret_programs: int
+    fill: float
     cores: int | None
     batch: bool
     b_nk: bool
@@ -154,7 +155,7 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
         regimes="{" + ", ".join(f"{TORCH_DTYPES[d]}: " + repr(tuple((r.max_m, r.block_m, r.block_n, r.group_m,
                                                                      r.warps, r.stages) for r in rs))
                               for d, rs in plan.regimes) + "}",
-        interpret_programs=plan.interpret_programs, cores=plan.cores,
+        interpret_programs=plan.interpret_programs, fill=plan.fill, cores=plan.cores,
         batch=op.batch is not None, b_nk=op.b_nk, ndim=3 if op.batch else 2,
         signature=sig, doc=f"{_shape(op, o)} = {o.name} of `{op.a.name} {ashape} x {op.b.name} {bshape}` "
         f"summed over {op.k}, batch invariant.", args_doc=args_doc,

@@ -279,13 +279,55 @@ def test_split_size_must_be_a_multiple_of_the_k_tile(tmp_path):
 
 def test_regime_parameter_not_measured_free_is_refused(tmp_path, monkeypatch):
     # Were BLOCK_N not measured free on the GPU, regimes with different BLOCK_N would be refused.
-    free = {k: v for k, v in contraction.MEASURED_FREE["cuda"].items() if k != "block_n"}
+    measured = dict(contraction.MEASURED_FREE["cuda"])
+    free = {k: v for k, v in measured.items() if k != "block_n"}
     monkeypatch.setitem(contraction.MEASURED_FREE, "cuda", free)
     with pytest.raises(errors.NotInvariant) as e:
         build_spec(REPO / "specs" / "matmul.red", "cuda", empirical=False)
     msg = str(e.value)
     assert "block_n is not measured free on cuda" in msg
-    assert "M=1: block_n=64; M=17: block_n=32" in msg
+    # Two regimes of one class: the columns choose between them.
+    assert "M=1, N large (tiles reach 0.75 of the programs at 16x128): block_n=128; M=1, N small: block_n=64" in msg
+    # Two classes: M chooses.
+    free = {k: v for k, v in measured.items() if k != "warps"}
+    monkeypatch.setitem(contraction.MEASURED_FREE, "cuda", free)
+    with pytest.raises(errors.NotInvariant, match="M=1: warps=4; M=17: warps=8"):
+        build_spec(REPO / "specs" / "matmul.red", "cuda", empirical=False)
+
+
+@pytest.mark.parametrize("m, n, want, fills", [
+    (1, 4096, (16, 64), False), (1, 14336, (16, 128), True), (8, 4096, (16, 32), True),
+    (16, 14336, (16, 128), True), (32, 4096, (32, 32), True), (32, 14336, (64, 128), True),
+    (64, 4096, (64, 32), True), (64, 128256, (64, 256), True),
+    (128, 4096, (64, 64), True), (128, 14336, (128, 128), True), (256, 4096, (128, 64), True),
+    (256, 14336, (128, 256), True), (512, 4096, (128, 128), True), (8192, 4096, (128, 256), True),
+    (300, 20, (64, 32), False),
+])
+def test_regime_fills_the_programs(m, n, want, fills):
+    # On 132 SMs (H100, H200): in M's class the first regime whose tiles reach 3/4 of them, else
+    # the class's last, the most tiles (run 132).
+    r = mm_mod._regime(1, m, n, torch.bfloat16, 132)
+    assert r[1:3] == want
+    assert r[0] is None or m <= r[0]
+    if not fills:  # the class's last
+        assert r == [c for c in mm_mod.REGIMES[torch.bfloat16] if c[0] == r[0]][-1]
+    assert (-(-m // r[1]) * -(-n // r[2]) >= 0.75 * 132) == fills
+    # bmm's batch counts as tiles too
+    assert mm_mod._regime(64, 128, 4096, torch.bfloat16, 132)[1:3] == (128, 256)
+
+
+def test_spec_tiles_replace_the_largest_class(tmp_path):
+    # `tile M / N` and `warps` replace the class of the largest M by one regime; the smaller
+    # classes stay, and the certificate names the spec's tiles.
+    body = MM.replace("tile   K = 64", "tile   K = 64, M = 64, N = 32")
+    plan = plan_spec(spec_file(tmp_path, body + "warps  4\n"), "cuda")
+    for d, rs in plan.regimes:
+        table = contraction.CUDA_REGIMES[d]
+        small = tuple(r for r in table if r.max_m is not None)
+        assert rs[:-1] == small
+        assert (rs[-1].max_m, rs[-1].block_m, rs[-1].block_n, rs[-1].warps) == (None, 64, 32, 4)
+    cert = build_spec(spec_file(tmp_path, body, "mm2"), "cuda", empirical=False).certificate
+    assert sum("larger: 64x32;" in n or "larger: 64x32)" in n for n in cert.not_order_shaping) == 1
 
 
 def test_ascend_ai_core_budget_is_checked(tmp_path):
