@@ -316,6 +316,18 @@ def test_regime_fills_the_programs(m, n, want, fills):
     assert mm_mod._regime(64, 128, 4096, torch.bfloat16, 132)[1:3] == (128, 256)
 
 
+def test_regime_classes_end_with_the_most_tiles():
+    # The launcher falls back to a class's last regime as the one with the most tiles: its
+    # BLOCK_M and BLOCK_N are the class's smallest. Classes are contiguous, by rising M.
+    for table in contraction.CUDA_REGIMES.values():
+        bounds = [r.max_m for r in table]
+        order = list(dict.fromkeys(bounds))
+        assert bounds == sorted(bounds, key=lambda m: (m is None, m or 0)) and order[-1] is None
+        for mx in order:
+            cls = [r for r in table if r.max_m == mx]
+            assert all(cls[-1].block_m <= r.block_m and cls[-1].block_n <= r.block_n for r in cls), mx
+
+
 def test_spec_tiles_replace_the_largest_class(tmp_path):
     # `tile M / N` and `warps` replace the class of the largest M by one regime; the smaller
     # classes stay, and the certificate names the spec's tiles.
