@@ -125,18 +125,19 @@ INSTRUCTIONS = {
 
 # Configurations per input dtype, in classes by M (the regimes sharing one max_m). Within a
 # class the launcher takes the first whose output tiles reach TILES_FILL of the persistent
-# programs (the SMs), else the class's last (the most tiles): few rows on many columns get
-# wide tiles that stream the weight once; on few columns, narrower ones that keep every SM
-# busy. Run 132 (H200, bf16, 72 points of (K, N) x M x both weight layouts) chose it: this
-# rule is at 0.991 of each point's best of 16 configurations (geomean; the M-only table that
-# was here 0.770), e.g. M = 128 on N = 128256 0.63 -> 0.29 ms (64x64 tiles read the weight
-# twice). Where the tiles cannot fill the SMs (N of 1024-4096 at M <= 256), a program must
-# keep more of the weight in flight: those regimes take 6-9 stages (run 137: 14336 x 4096 at
-# M = 8 51.8 -> 35.0 us, at M = 128 69.0 -> 48.4). f32's tl.dot is IEEE FMAs, bound by its
-# arithmetic, not by the weight's reads: it keeps its old tiles (32x32 to M = 32, 64x32 to
-# 64, 64x64) but where runs 133-134 measured wider ones faster in both weight layouts
-# (M <= 16: 1.10-1.54x; 128x128 where it fills). Every value here was measured not
-# order-shaping (MEASURED_FREE); docs/matmul.md has the timings. Ascend: one configuration.
+# programs (the SMs) and whose BLOCK_N does not pass N's power of two (a bmm of many short
+# matrices fills the SMs with any tile), else the class's last (the most tiles): few rows on
+# many columns get wide tiles that stream the weight once; on few columns, narrower ones that
+# keep every SM busy. Run 132 (H200, bf16, 72 points of (K, N) x M x both weight layouts)
+# chose it: this rule is at 0.991 of each point's best of 16 configurations (geomean; the
+# M-only table that was here 0.770), e.g. M = 128 on N = 128256 0.63 -> 0.29 ms (64x64 tiles
+# read the weight twice). Where the tiles cannot fill the SMs (N of 1024-4096 at M <= 256), a
+# program must keep more of the weight in flight: those regimes take 6-9 stages (run 137:
+# 14336 x 4096 at M = 8 51.8 -> 35.0 us, at M = 128 69.0 -> 48.4). f32's tl.dot is IEEE FMAs,
+# bound by its arithmetic, not by the weight's reads: it keeps its old tiles (32x32 to M = 32,
+# 64x32 to 64, 64x64) but where runs 133-134 measured wider ones faster in both weight layouts
+# (M <= 16: 1.10-1.54x; 128x128 where it fills). Every value here was measured not order-
+# shaping (MEASURED_FREE); docs/matmul.md has the timings. Ascend: one configuration.
 TILES_FILL = 0.75
 _CUDA_HALF = (
     Regime(1, 16, 128, 1, 4, 4),
@@ -348,8 +349,9 @@ def prove_contraction(plan: ContractionPlan) -> Certificate:
         if f in free and len({getattr(r, f) for r in every}) > 1
     ) + (
         f"regimes (BLOCK_M x BLOCK_N in classes by {op.m}, in a class the first whose tiles reach "
-        f"{plan.fill:g} of the programs, else the last; {regimes}); parameters not measured free are the "
-        f"same in every regime: {', '.join(f'{k}={v}' for k, v in o.fixed) or 'none'}",
+        f"{plan.fill:g} of the programs and whose BLOCK_N does not pass {op.n}'s power of two, else the "
+        f"last; {regimes}); parameters not measured free are the same in every regime: "
+        f"{', '.join(f'{k}={v}' for k, v in o.fixed) or 'none'}",
         "the persistent grid (min(tiles, " + targets.get(plan.target).dot_units
         + ") programs looping over tiles): it picks which program computes a tile, never a tile's K loop",
         "masked rows/columns beyond M and N: rows and columns of a tl.dot are computed independently",

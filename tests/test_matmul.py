@@ -312,8 +312,13 @@ def test_regime_fills_the_programs(m, n, want, fills):
     if not fills:  # the class's last
         assert r == [c for c in mm_mod.REGIMES[torch.bfloat16] if c[0] == r[0]][-1]
     assert (-(-m // r[1]) * -(-n // r[2]) >= 0.75 * 132) == fills
-    # bmm's batch counts as tiles too
+    # bmm's batch counts as tiles too; many short matrices fill the SMs with any tile, so the
+    # columns stop at N's power of two (attention's scores N = 128, its values N = 64)
     assert mm_mod._regime(64, 128, 4096, torch.bfloat16, 132)[1:3] == (128, 256)
+    assert mm_mod._regime(1024, 128, 128, torch.bfloat16, 132)[1:3] == (128, 128)
+    assert mm_mod._regime(1024, 128, 64, torch.bfloat16, 132)[1:3] == (128, 64)
+    assert mm_mod._regime(1024, 128, 100, torch.bfloat16, 132)[1:3] == (128, 128)
+    assert mm_mod._regime(4096, 8, 16, torch.bfloat16, 132)[1:3] == (16, 32)  # the class's last
 
 
 def test_regime_classes_end_with_the_most_tiles():
