@@ -14,8 +14,9 @@ One run, in order (each section prints its own lines; --out writes results.json)
 4. a transformer block (linear layers, rms_norm, attention with matmuls and softmax, no SDPA)
    under redgen.batch_invariant(): one sequence alone vs inside a batch of 64;
 5. timings: cuBLAS (torch) vs redgen, bf16 in both weight layouts and f32 (torch with TF32 off),
-   M in 1..8192 for four (K, N), with the tile the launcher took; triton.testing.do_bench_cudagraph
-   medians; ratio = cuBLAS time / redgen time.
+   M in 1..8192 for four (K, N), with the tile the launcher took, and bf16 bmm of attention's
+   shapes (many short matrices); triton.testing.do_bench_cudagraph medians; ratio = cuBLAS time /
+   redgen time.
 """
 
 from __future__ import annotations
@@ -270,6 +271,19 @@ def timings(budget_s: float) -> None:
                     f"ratio {t_torch / t_red:5.2f}  ({flops / t_red / 1e9:6.1f} TFLOP/s, {bm}x{bn})")
             del b
             torch.cuda.empty_cache()
+    # bmm of many short matrices: attention written with torch.matmul (scores q @ k^T with N the
+    # sequence, values p @ v with N the head size), where any tile fills the SMs and the launcher
+    # keeps BLOCK_N within N's power of two.
+    for nb, m, k, n in ((1024, 128, 64, 128), (1024, 128, 128, 64), (16, 128, 64, 128), (256, 512, 128, 512)):
+        head = {"dtype": "bf16", "layout": "bmm", "NB": nb, "K": k, "N": n, "M": m}
+        a = torch.randn(nb, m, k, device="cuda").bfloat16()
+        b = torch.randn(nb, k, n, device="cuda").bfloat16()
+        t_torch = do_bench_cudagraph(lambda a=a, b=b: torch.bmm(a, b), rep=30)
+        t_red = do_bench_cudagraph(lambda a=a, b=b: bmm_mod.bmm(a, b), rep=30)
+        _, bm, bn, *_ = bmm_mod._regime(nb, m, n, a.dtype, bmm_mod._programs(a.device))
+        rows.append({**head, "cublas_ms": t_torch, "redgen_ms": t_red, "ratio": t_torch / t_red, "tile": f"{bm}x{bn}"})
+        log(f"time bf16 bmm NB={nb:5d} M={m:4d} K={k:4d} N={n:4d}: cuBLAS {t_torch:8.4f} ms  redgen {t_red:8.4f} ms  "
+            f"ratio {t_torch / t_red:5.2f}  ({bm}x{bn})")
     RESULTS["timings"] = rows
 
 
