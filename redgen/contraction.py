@@ -54,7 +54,7 @@ MEASURED_FREE: dict[str, dict[str, str]] = {
 @dataclass(frozen=True)
 class Regime:
     """One kernel configuration of the class of M <= max_m (None: every larger M); the
-    launcher takes a class's first regime whose tiles fill TILES_FILL of the programs."""
+    launcher's `_regime` chooses within a class (see the tables below)."""
 
     max_m: int | None
     block_m: int
