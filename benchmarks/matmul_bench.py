@@ -271,20 +271,51 @@ def timings(budget_s: float) -> None:
                     f"ratio {t_torch / t_red:5.2f}  ({flops / t_red / 1e9:6.1f} TFLOP/s, {bm}x{bn})")
             del b
             torch.cuda.empty_cache()
-    # bmm of many short matrices: attention written with torch.matmul (scores q @ k^T with N the
-    # sequence, values p @ v with N the head size), where any tile fills the SMs and the launcher
-    # keeps BLOCK_N within N's power of two.
-    for nb, m, k, n in ((1024, 128, 64, 128), (1024, 128, 128, 64), (16, 128, 64, 128), (256, 512, 128, 512)):
+    RESULTS["timings"] = rows
+
+
+def _widest_filling(mod, nb, m, n, dtype) -> int:
+    """The regime the launcher took before the narrow-N rule: M's class's first whose tiles
+    reach FILL of the programs, whatever N (an index into REGIMES[dtype])."""
+    regimes = mod.REGIMES[dtype]
+    top = next(r[0] for r in regimes if r[0] is None or m <= r[0])
+    cls = [i for i, r in enumerate(regimes) if r[0] == top]
+    programs = mod._programs(torch.device("cuda"))
+    return next((i for i in cls if nb * -(-m // regimes[i][1]) * -(-n // regimes[i][2]) >= mod.FILL * programs),
+                cls[-1])
+
+
+def bmm_timings() -> None:
+    """bf16 bmm of many short matrices: attention written with torch.matmul (scores q @ k^T with N
+    the sequence, values p @ v with N the head size), where any tile fills the SMs and the
+    launcher keeps BLOCK_N within N's power of two. Beside cuBLAS: the tile the rule took before
+    that (the class's widest that fills), forced, with its bits against the shipped pick's."""
+    from triton.testing import do_bench_cudagraph
+
+    rows = []
+    for nb, m, k, n in ((1024, 128, 64, 128), (1024, 128, 128, 64), (16, 128, 64, 128), (256, 512, 128, 512),
+                        (512, 1, 128, 2048), (512, 1, 2048, 128)):
         head = {"dtype": "bf16", "layout": "bmm", "NB": nb, "K": k, "N": n, "M": m}
         a = torch.randn(nb, m, k, device="cuda").bfloat16()
         b = torch.randn(nb, k, n, device="cuda").bfloat16()
         t_torch = do_bench_cudagraph(lambda a=a, b=b: torch.bmm(a, b), rep=30)
-        t_red = do_bench_cudagraph(lambda a=a, b=b: bmm_mod.bmm(a, b), rep=30)
+        t_red = do_bench_cudagraph(lambda a=a, b=b: bmm_mod._run(a, b), rep=30)
         _, bm, bn, *_ = bmm_mod._regime(nb, m, n, a.dtype, bmm_mod._programs(a.device))
-        rows.append({**head, "cublas_ms": t_torch, "redgen_ms": t_red, "ratio": t_torch / t_red, "tile": f"{bm}x{bn}"})
+        ref = bmm_mod._run(a, b)
+        old = _widest_filling(bmm_mod, nb, m, n, a.dtype)
+        bmm_mod.FORCE_REGIME = old
+        try:
+            t_old = do_bench_cudagraph(lambda a=a, b=b: bmm_mod._run(a, b), rep=30)
+            same = torch.equal(bmm_mod._run(a, b), ref)
+        finally:
+            bmm_mod.FORCE_REGIME = None
+        _, obm, obn, *_ = bmm_mod.REGIMES[a.dtype][old]
+        rows.append({**head, "cublas_ms": t_torch, "redgen_ms": t_red, "ratio": t_torch / t_red, "tile": f"{bm}x{bn}",
+                     "before_ms": t_old, "before_tile": f"{obm}x{obn}", "bits_equal": same})
         log(f"time bf16 bmm NB={nb:5d} M={m:4d} K={k:4d} N={n:4d}: cuBLAS {t_torch:8.4f} ms  redgen {t_red:8.4f} ms  "
-            f"ratio {t_torch / t_red:5.2f}  ({bm}x{bn})")
-    RESULTS["timings"] = rows
+            f"ratio {t_torch / t_red:5.2f}  ({bm}x{bn}); the widest filling tile {obm}x{obn}: {t_old:8.4f} ms, "
+            f"bits equal {same}")
+    RESULTS["bmm_timings"] = rows
 
 
 def main() -> None:
@@ -301,7 +332,7 @@ def main() -> None:
     log(f"regimes: {mm_mod.REGIMES}")
     t = time.time()
     for sec, fn in (("correctness", correctness), ("sweep", sweep), ("transformer", transformer), ("probe", probe),
-                    ("invariance", lambda: invariance(args.quick)), ("timings", lambda: timings(args.time_budget))):
+                    ("invariance", lambda: invariance(args.quick)), ("timings", lambda: timings(args.time_budget)), ("bmm", bmm_timings)):
         if sec in skip:
             continue
         s = time.time()

@@ -53,15 +53,28 @@ class OpRef:
     """How to call one op: its inputs, redgen's launcher and torch's, the float64 reference."""
 
     name: str
-    extra: str  # secondary inputs: "" (x only), "w" (rms_norm), "wb" (layer_norm)
+    extra: str  # secondary inputs: "" (x only), "w" (rms_norm), "wb" (layer_norm), "rw" (add_rms_norm: r, w)
     redgen: Callable  # (fn, x, w, b) -> tensor
     torch: Callable  # (x, w, b) -> tensor
     index: bool = False  # int64 indices, compared exactly
     same_shape: bool = False  # output over the reduce axis too (softmax, norms)
+    outputs: int = 1  # full-size outputs written (add_rms_norm: h and y), for the bytes moved
 
 
 def _first(r):
     return r[0] if isinstance(r, tuple) else r
+
+
+def _row0(t):
+    """Row 0 alone of a per-row input (x, add_rms_norm's residual); a weight stays whole."""
+    return t if t is None or t.dim() == 1 else t[:1].clone()
+
+
+def _add_rms_norm(x, r, w):
+    import torch.nn.functional as F  # noqa: N812
+
+    h = x + r
+    return F.rms_norm(h, (x.shape[-1],), w, EPS), h
 
 
 def _ops() -> dict[str, OpRef]:
@@ -83,6 +96,11 @@ def _ops() -> dict[str, OpRef]:
               lambda x, w, b: F.rms_norm(x, (x.shape[-1],), w, EPS), same_shape=True),
         OpRef("layer_norm", "wb", lambda fn, x, w, b: _first(fn(x, w, b, dim=-1, eps=EPS)),
               lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b, EPS), same_shape=True),
+        # The residual add and the norm of its sum (a decoder layer's seam); `b` carries the residual
+        # r. Every implementation returns (y, h): the layer needs h, so torch.compile must write it
+        # too. Compared on y (h = x + r is one rounding of an exact sum, the same bits everywhere).
+        OpRef("add_rms_norm", "rw", lambda fn, x, w, b: fn(x, b, w, dim=-1, eps=EPS)[::-1],
+              lambda x, w, b: _add_rms_norm(x, b, w), same_shape=True, outputs=2),
     )}
 
 
@@ -99,6 +117,7 @@ def _peers(names: list[str]) -> dict[str, dict[str, Callable]]:
     refs = _ops()
     if "liger" in names:
         try:
+            from liger_kernel.ops.fused_add_rms_norm import LigerFusedAddRMSNormFunction
             from liger_kernel.ops.layer_norm import LigerLayerNormFunction
             from liger_kernel.ops.rms_norm import LigerRMSNormFunction
             from liger_kernel.ops.softmax import LigerSoftmaxFunction
@@ -109,6 +128,8 @@ def _peers(names: list[str]) -> dict[str, dict[str, Callable]]:
                 "rms_norm": lambda x, w, b: LigerRMSNormFunction.apply(x, w, EPS, 0.0, "llama", False),
                 "layer_norm": lambda x, w, b: LigerLayerNormFunction.apply(x, w, b, EPS),
                 "softmax": lambda x, w, b: LigerSoftmaxFunction.apply(x),
+                # (y, h): y first, as _first takes it
+                "add_rms_norm": lambda x, w, b: LigerFusedAddRMSNormFunction.apply(x, b, w, EPS, 0.0, "llama", False),
             }
     if "compile" in names:
         import torch._dynamo
@@ -129,7 +150,7 @@ def run_peer(name: str, fn: Callable, x, w, b, timing: bool) -> dict:
 
     try:
         y = _first(fn(x, w, b))
-        alone = _first(fn(x[:1].clone(), w, b))
+        alone = _first(fn(_row0(x), w, _row0(b)))
     except Exception as e:  # noqa: BLE001 - a peer that refuses a shape (Liger: N > 65536) has no entry there
         print(f"{name} at {tuple(x.shape)}: {type(e).__name__}: {str(e)[:120]}", flush=True)
         return {f"{name}_invariant": "n/a"}
@@ -152,33 +173,89 @@ def points(op: str, smoke: bool) -> list[tuple[str, int, int]]:
     return [(dt, m, n) for dt in DTYPES for n in hidden for m in rows]
 
 
+def _inputs(ref: OpRef, dt, m: int, n: int, device: str):
+    """x [m, n] and the op's secondary inputs (w, b), seeded by the point."""
+    import torch
+
+    g = torch.Generator(device=device).manual_seed(m * 7919 + n)
+    x = torch.randn(m, n, device=device, generator=g).to(dt)
+    w = torch.randn(n, device=device, generator=g).to(dt) if ref.extra else None
+    b = None
+    if ref.extra == "wb":
+        b = torch.randn(n, device=device, generator=g).to(dt)
+    elif ref.extra == "rw":  # a residual of the batch's shape: row 0 alone takes its first row
+        b = torch.randn(m, n, device=device, generator=g).to(dt)
+    return x, w, b
+
+
+WARM_MAX_BYTES = 1 << 30  # points whose x is larger compile in the main process (memory of many at once)
+
+
+def _warm(job: tuple) -> str:
+    """In a child process: one call of redgen, torch and every peer at a point, which fills the
+    on-disk caches (Triton's kernels, Inductor's graphs) the timed process then reads."""
+    op, dtype, m, n, peer_names = job
+    import torch
+    from gpu_run import DT
+
+    ref = _ops()[op]
+    fn = getattr(_load_op(op), op)
+    x, w, b = _inputs(ref, DT[dtype], m, n, "cuda")
+    ref.redgen(fn, x, w, b)
+    ref.redgen(fn, _row0(x), w, _row0(b))
+    for peer in _peers(peer_names).values():
+        if op in peer:
+            try:
+                peer[op](x, w, b)
+                peer[op](_row0(x), w, _row0(b))
+            except Exception:  # noqa: BLE001 - a peer that refuses a shape says so in the timed run
+                pass
+    torch.cuda.synchronize()
+    return f"{op} {dtype} {m}x{n}"
+
+
+def _load_op(op: str):
+    from gpu_run import load
+
+    return load(ROOT / "generated" / "cuda" / f"{op}.py")
+
+
+def warm_caches(jobs: list[tuple], procs: int) -> None:
+    """Compile every point's kernels in `procs` processes at once (one GPU, each its own context)
+    before the timed run, which then takes them from the caches: the run's time goes to points."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    t = time.time()
+    with ProcessPoolExecutor(procs, mp_context=mp.get_context("spawn")) as ex:
+        done = list(ex.map(_warm, jobs))
+    print(f"warmed {len(done)} points in {procs} processes: {time.time() - t:.0f} s", flush=True)
+
+
 def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: bool,
               peers: dict[str, dict[str, Callable]] | None = None) -> dict:
     import torch
     from gpu_run import DT, cpu_us, graph_ms, median_ms
     from tolerances import assert_accurate
 
-    g = torch.Generator(device=device).manual_seed(m * 7919 + n)
     dt = DT[dtype]
-    x = torch.randn(m, n, device=device, generator=g).to(dt)
-    w = torch.randn(n, device=device, generator=g).to(dt) if ref.extra else None
-    b = torch.randn(n, device=device, generator=g).to(dt) if ref.extra == "wb" else None
+    x, w, b = _inputs(ref, dt, m, n, device)
     row = {"op": ref.name, "dtype": dtype, "rows": m, "hidden": n}
-    y = ref.redgen(fn, x, w, b)
+    y = _first(ref.redgen(fn, x, w, b))
     try:
         if ref.index:
-            ok = torch.equal(y, ref.torch(x, w, b))
+            ok = torch.equal(y, _first(ref.torch(x, w, b)))
         else:
-            f64 = ref.torch(x.double(), None if w is None else w.double(), None if b is None else b.double())
+            f64 = _first(ref.torch(x.double(), None if w is None else w.double(), None if b is None else b.double()))
             assert_accurate(y, f64, dt)
             ok = True
     except AssertionError:
         ok = False
     row["accurate"] = "pass" if ok else "FAIL"
-    alone = ref.redgen(fn, x[:1], None if w is None else w, None if b is None else b)
+    alone = _first(ref.redgen(fn, _row0(x), w, _row0(b)))
     row["invariant"] = "pass" if torch.equal(alone[:1], y[:1]) else "FAIL"
-    torch_alone = ref.torch(x[:1].clone(), w, b)
-    row["torch_invariant"] = "pass" if torch.equal(torch_alone[:1], ref.torch(x, w, b)[:1]) else "FAIL"
+    torch_alone = _first(ref.torch(_row0(x), w, _row0(b)))
+    row["torch_invariant"] = "pass" if torch.equal(torch_alone[:1], _first(ref.torch(x, w, b))[:1]) else "FAIL"
     for peer, fns in (peers or {}).items():
         if ref.name in fns:
             row.update(run_peer(peer, fns[ref.name], x, w, b, timing))
@@ -190,10 +267,14 @@ def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: b
     theirs = median_ms(lambda: ref.torch(x, w, b))
     ours_g = graph_ms(lambda: ref.redgen(fn, x, w, b))
     theirs_g = graph_ms(lambda: ref.torch(x, w, b))
-    nbytes = sum(t.numel() * t.element_size() for t in (x, w, b, y) if t is not None)
-    row.update(redgen_ms=ours, torch_ms=theirs, ratio=theirs / ours, graph_redgen_ms=ours_g,
+    nbytes = sum(t.numel() * t.element_size() for t in (x, w, b) if t is not None)
+    nbytes += ref.outputs * y.numel() * y.element_size()
+    row.update(bytes=nbytes, redgen_ms=ours, torch_ms=theirs, ratio=theirs / ours, graph_redgen_ms=ours_g,
                graph_torch_ms=theirs_g, graph_ratio=theirs_g / ours_g,
                redgen_GBps=nbytes / (ours_g * 1e-3) / 1e9, torch_GBps=nbytes / (theirs_g * 1e-3) / 1e9)
+    for p in peers or {}:  # > 1: redgen faster than that peer
+        if f"graph_{p}_ms" in row:
+            row[f"{p}_ratio"] = row[f"graph_{p}_ms"] / ours_g
     best = [row[f"graph_{p}_ms"] for p in (peers or {}) if f"graph_{p}_ms" in row]
     if best:  # the best peer at this point (> 1: redgen faster than every peer)
         row["best_peer_ratio"] = min(best) / ours_g
@@ -213,6 +294,40 @@ def geomean(xs: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in xs) / len(xs)) if xs else float("nan")
 
 
+SLOWER = 0.98  # a ratio below this counts as slower (do_bench medians of one run vary by ~1-2%)
+LARGE_BYTES = 256 << 20  # a large shape moves this much at least: past any L2, at the memory's speed
+
+
+def op_summary(rows: list[dict], peers: list[str], copy_gbps: float) -> str:
+    """One line per op: GPU-time ratios against torch and each peer (geomean, points slower, the
+    worst), the eager ratio, and the bandwidth of the large points as a share of the copy bandwidth."""
+    cols = ["op", "points", "vs torch (geomean)", "slower than torch", "worst vs torch"]
+    for p in peers:
+        cols += [f"vs {p} (geomean)", f"slower than {p}", f"worst vs {p}"]
+    cols += ["eager vs torch (geomean)", f"% of copy, points moving >= {LARGE_BYTES >> 20} MiB"]
+    out = []
+    for op in dict.fromkeys(r["op"] for r in rows):
+        rs = [r for r in rows if r["op"] == op]
+
+        def stats(key, rs=rs):
+            have = [r for r in rs if key in r]
+            if not have:
+                return ["", "", ""]
+            w = min(have, key=lambda r: r[key])
+            return [f"{geomean([r[key] for r in have]):.3f}", f"{sum(r[key] < SLOWER for r in have)} of {len(have)}",
+                    f"{w[key]:.2f} ({w['dtype']} {w['rows']}x{w['hidden']})"]
+
+        line = [op, str(len(rs)), *stats("graph_ratio")]
+        for p in peers:
+            line += stats(f"{p}_ratio")
+        large = [100 * r["redgen_GBps"] / copy_gbps for r in rs if r.get("bytes", 0) >= LARGE_BYTES]
+        line += [f"{geomean([r['ratio'] for r in rs]):.3f}",
+                 f"{min(large):.0f}-{max(large):.0f}% ({len(large)})" if large else "none"]
+        out.append(line)
+    return "\n".join(["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+                     + ["| " + " | ".join(line) + " |" for line in out])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ops", help="comma-separated op names (default: every generated op)")
@@ -222,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--peers", default="", help="comma-separated peers to run beside torch: liger, compile")
     ap.add_argument("--rows", help="comma-separated row counts (default: 1,32,256,4096,16384)")
     ap.add_argument("--dtypes", help="comma-separated dtypes (default: f32,bf16)")
+    ap.add_argument("--warm-procs", type=int, default=0,
+                    help="compile the points' kernels in this many processes first (GPU runs; 0: as they come)")
+    ap.add_argument("--hidden", help="comma-separated reduce lengths (default: 4096,8192,16384; vocab ops add 32000,151936)")
     args = ap.parse_args(argv)
     t0 = time.time()
 
@@ -234,9 +352,11 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["TRITON_INTERPRET"] = "1"  # before any generated module is imported
     device = "cuda" if cuda else "cpu"
     timing = not args.smoke
-    from gpu_run import copy_bandwidth, load
+    from gpu_run import copy_bandwidth
 
-    global ROWS, DTYPES
+    global ROWS, DTYPES, HIDDEN
+    if args.hidden:
+        HIDDEN = tuple(int(n) for n in args.hidden.split(","))
     if args.rows:
         ROWS = tuple(int(r) for r in args.rows.split(","))
     if args.dtypes:
@@ -260,9 +380,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# ops_bench on {head['device']}, torch {head['torch']}"
           + (f"; device copy bandwidth {head['copy_GBps']:.0f} GB/s (read + write)" if timing else "; smoke: no timing"),
           flush=True)
+    if timing and args.warm_procs > 0:
+        isz = {"f32": 4, "bf16": 2}
+        warm_caches([(op, dt, m, n, list(peers)) for op in ops for dt, m, n in points(op, False)
+                     if m * n * isz.get(dt, 4) <= WARM_MAX_BYTES], args.warm_procs)
     rows, skipped = [], []
     for op in ops:
-        fn = getattr(load(ROOT / "generated" / "cuda" / f"{op}.py"), op)
+        fn = getattr(_load_op(op), op)
         for dtype, m, n in points(op, args.smoke):
             if time.time() - t0 > args.budget_s:
                 skipped.append(f"{op} {dtype} {m}x{n}")
@@ -286,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     if timing:
         cols += ["graph_redgen_ms", "graph_torch_ms", *[f"graph_{p}_ms" for p in peers], "graph_ratio",
                  "redgen_ms", "torch_ms", *[f"{p}_ms" for p in peers], "ratio", "best_peer_ratio", "redgen_GBps",
-                 "torch_GBps", "host_us_redgen", "host_us_torch"]
+                 "torch_GBps", "host_us_redgen", "host_us_torch", *[f"{p}_ratio" for p in peers]]
     text = f"## ops_bench ({head['device']}, {head['mode']})\n\n"
     if timing:
         gr = [r["graph_ratio"] for r in rows]
@@ -304,7 +428,9 @@ def main(argv: list[str] | None = None) -> int:
                  f"geomean graph ratio {summary['geomean_graph_ratio']:.3f}, eager {summary['geomean_eager_ratio']:.3f}; "
                  f"worst graph ratio {summary['worst_graph_ratio'] or float('nan'):.3f} ({summary['worst_point']}); "
                  f"{summary['slower_than_torch']} of {len(gr)} points slower than torch on GPU time; against the best "
-                 f"peer (best_peer_ratio, {len(bp)} points) geomean {summary['geomean_best_peer_ratio']:.3f}\n\n")
+                 f"peer (best_peer_ratio, {len(bp)} points) geomean {summary['geomean_best_peer_ratio']:.3f}\n\n"
+                 f"Per op (GPU time; a ratio is the other's time / redgen's, > 1: redgen faster; slower: "
+                 f"below {SLOWER}):\n\n{op_summary(rows, list(peers), head['copy_GBps'])}\n\n")
     failures = [r for r in rows if r["accurate"] != "pass" or r["invariant"] != "pass"]
     text += md_table(rows, cols) + "\n"
     text += f"\n{len(rows)} points, {len(failures)} with a failure.\n"

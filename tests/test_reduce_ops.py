@@ -365,3 +365,21 @@ def test_bench_smoke(tmp_path):
     assert (tmp_path / "results.json").exists() and (tmp_path / "results.md").exists()
     text = (tmp_path / "results.md").read_text()
     assert "argmax" in text and "logsumexp" in text and "FAIL" not in text
+
+
+def test_bench_summary_counts_what_it_says():
+    """ops_bench's per-op line: geomeans of the other's time over redgen's, the points below SLOWER,
+    the worst, and the large points' share of the copy bandwidth (only those moving LARGE_BYTES)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import ops_bench
+
+    big = ops_bench.LARGE_BYTES
+    rows = [
+        {"op": "sum", "dtype": "f32", "rows": 1, "hidden": 8, "graph_ratio": 2.0, "liger_ratio": 0.5,
+         "ratio": 1.0, "redgen_GBps": 900.0, "bytes": 64},
+        {"op": "sum", "dtype": "bf16", "rows": 4096, "hidden": 8, "graph_ratio": 0.5, "ratio": 4.0,
+         "redgen_GBps": 450.0, "bytes": big},
+    ]
+    line = ops_bench.op_summary(rows, ["liger"], 1000.0).splitlines()[2]
+    assert line == ("| sum | 2 | 1.000 | 1 of 2 | 0.50 (bf16 4096x8) | 0.500 | 1 of 1 | 0.50 (f32 1x8) | 2.000 "
+                    "| 45-45% (1) |")
