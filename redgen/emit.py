@@ -356,6 +356,7 @@ class ModuleCtx:
     # cuda's row kernel (plan.row_tiles > 0): the inputs it holds on chip, loaded once per
     # row (those the reductions read; the others are loaded by the output sweep).
     row_tiles: int = 0
+    row_min: int = 0  # plan.row_min
     row_inputs: tuple[str, ...] = ()
     # The inputs the row kernel's output sweep loads (a weight, a bias: read by the outputs,
     # not by the reductions); () where it has none.
@@ -762,7 +763,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,
-        row_tiles=plan.row_tiles, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
+        row_tiles=plan.row_tiles, row_min=plan.row_min, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
         replay_knobs=_knob_tuple(knobs),
         tuned=_tuned(op, plan.target, knobs),
         row_inputs=row_inputs, row_extra=row_extra,
@@ -837,11 +838,14 @@ def _short_tile(plan: Plan, lanes: int) -> dict[str, int]:
     """ModuleCtx's short_tile_* fields: rows of at most half the lanes (plan.Plan.short_tile)."""
     if not plan.short_tile:
         return {}
-    walks = (("cols",) if plan.op.after else ()) + (("row",) if plan.row_tiles else ("rows",))
+    # The row kernel walks short rows where it holds every row; a one-read spec's (row_min) holds
+    # only long ones, and its short rows keep the rows kernel's walk.
+    row = bool(plan.row_tiles) and not plan.row_min
+    walks = (("cols",) if plan.op.after else ()) + (("row",) if row else ("rows",))
     return {"short_tile_max": lanes // 2, "short_tile_min": min(SHORT_TILE_MIN, lanes // 2), "tile_walks": walks,
             "rows_tile_elems": ROWS_TILE_ELEMS, "cols_tile_block": plan.cols_tile_block,
             "cols_tile_elems": plan.cols_tile_elems,
-            "row_tile_warp_lanes": ROW_TILE_WARP_LANES if plan.row_tiles else 0}
+            "row_tile_warp_lanes": ROW_TILE_WARP_LANES if row else 0}
 
 
 def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[str]:
@@ -855,8 +859,8 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
            "cols_tile_elems": bool(plan.cols_tile_elems),
            "free_cols": plan.free_cols, "cols_stack": plan.cols_stack,
            "cols_flat": plan.free_cols or plan.cols_stack,
-           "row_tile": plan.short_tile and bool(plan.row_tiles),
-           "row": bool(plan.row_tiles), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
+           "row_tile": plan.short_tile and bool(plan.row_tiles) and not plan.row_min,
+           "row": bool(plan.row_tiles), "row_min": bool(plan.row_min), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]
 

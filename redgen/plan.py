@@ -52,6 +52,22 @@ SPLIT_BELOW_REREAD = 50
 # share per thread small; longer rows walk their chunks as before.
 ROW_MAX = 32768
 ROW_TILES = 128  # and at most this many tiles: each is unrolled code (a spec of small lanes)
+# cuda: a spec that reads its row once (one stage, no output over the reduce axis) whose combiners
+# are ROW_ONCE_COMBINERS' takes the row kernel too, for rows of at most ROW_ONCE_MAX elements: a
+# program issues the loads of its whole row at once and one launch computes it, where the chunked
+# walk issued one chunk's loads after another's (fused) or took a second launch (split). The same
+# combines in the same sequence: only which program holds which elements changes. On an H200 (run
+# 142, docs/gpu_2026_11_28/README.md; sum, mean and amax, f32 and bf16, 1-16384 rows of 4096-32000,
+# bits equal to the shipped modules at all 180 points): bf16 1 x 8192 2.58 -> 1.36 us (torch 2.34),
+# f32 1 x 12000 3.31 -> 2.03, bf16 4096 x 5000 11.55 -> 7.09, bf16 4096 x 4096 7.14 -> 5.91;
+# 0.50-1.01x the time at 1-16384 rows of 4096-16384 but bf16 16384 x 12000 (1.05-1.08x). Rows of
+# 32000 lost where the split path spreads a row's eight chunks over programs (f32 1 x 32000: 3.1
+# -> 4.5 us) and bf16 mean at 4096-16384 rows (61 -> 75 us): they keep the chunked walk.
+# argmax/argmin (index pairs) and the combiners with trees of their own were not timed held.
+ROW_ONCE_MAX = 16384
+ROW_ONCE_COMBINERS = ("sum", "max", "min")
+# ...from this length: the shorter rows were not timed held (runs 91-92 tuned their rows walk).
+ROW_ONCE_MIN = 4096
 # On an H100 (docs/gpu_2026_11_26/README.md runs 54-56, bits equal at every point) rows of 16384
 # held this way beat the chunked walks of a spec that reads a row twice once the kernel (a) runs
 # the lane trees of all its chunks as one tree (a long row's stacked to ROW_STACK_MAX rows, the
@@ -427,6 +443,9 @@ class Plan:
     # cuda: the most LANES tiles a row may have for the "row" kernel (the row held on chip,
     # one read); 0: no such kernel (no output over the reduce axis, or no batch rows).
     row_tiles: int = 0
+    # cuda: the shortest row the row kernel holds; shorter ones take the rows kernel's walk (a
+    # one-read spec: ROW_ONCE_MIN; 0 where the row kernel holds every row it can).
+    row_min: int = 0
     # cuda: tiles a chunk walk loads together (UNROLL, the launcher's default; 0: one at a time,
     # no such code). Not order-shaping: the same tiles in the same sequence, see macros.j2 `chunk`.
     unroll: int = 0
@@ -540,9 +559,13 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     # axis (a sweep after the reductions) or a second stage. A merged reduce axis (nest) keeps
     # the chunked walk.
     rereads = bool(op.mapped) or op.stages > 1
-    # A combiner may hold shorter rows (its record's row_max: softmax_stats, 4096).
+    # A combiner may hold shorter rows (its record's row_max: softmax_stats, 4096). A spec that reads
+    # its row once holds rows of at most ROW_ONCE_MAX, if its combiners are ROW_ONCE_COMBINERS'.
+    once = not rereads and all(c in ROW_ONCE_COMBINERS for c in order.combiners) and not _reads_position(op)
     row_max = min((combiners.get(c).row_max or ROW_MAX for c in order.combiners), default=ROW_MAX)
-    row_tiles = min(ROW_TILES, row_max // order.lanes.eval({})) if rereads and op.before and not op.reduce_axes else 0
+    held = row_max if rereads else ROW_ONCE_MAX if once else 0
+    row_tiles = (min(ROW_TILES, held // order.lanes.eval({}))
+                 if held and op.before and not op.reduce_axes and order.lanes.is_const() else 0)
     row_stack = _row_stack(order, row_tiles)
     short_tile = _short_tile_pays(order)  # cols kernels, and the rows kernel's walk or the row kernel
     free_cols = bool(op.after) and all(combiners.get(c).order_free for c in order.combiners)
@@ -551,7 +574,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
-        finish_block=FINISH_BLOCK, row_tiles=row_tiles, unroll=UNROLL, cols_unroll=COLS_UNROLL if op.after else 0,
+        finish_block=FINISH_BLOCK, row_tiles=row_tiles, row_min=ROW_ONCE_MIN if once and row_tiles else 0,
+        unroll=UNROLL, cols_unroll=COLS_UNROLL if op.after else 0,
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
         cols_short_block=COLS_SHORT_BLOCK if short_block else 0,
         cols_short_tiles=COLS_SHORT_TILES if short_block else 0,

@@ -168,6 +168,7 @@ _CUDA_KNOBS = (
     ("row_tile", ("ROW_TILE_WARP_LANES",)),  # and the row kernel's warps there
     ("row", ("ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE")),
+    ("row_min", ("ROW_MIN",)),  # the shortest row it holds (a one-read spec's)
     ("row_stack", ("ROW_STACK", "ROW_STACK_LONG")),  # the chunks' trees stacked
     ("row_across", ("ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_PAD", "ROW_ACROSS_LANES",
                     "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS", "ROW_ACROSS_FEW_WARPS")),  # its form across chunks
@@ -198,8 +199,8 @@ CUDA = Target(
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
     knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "COLS_TILE_ELEMS", "FREE_COLS_BLOCK", "FREE_COLS_SMALL_BLOCK", "FREE_COLS_LONG_TILE", "FREE_COLS_LONG_BLOCK", "COLS_STACK_BLOCK", "COLS_STACK_SMALL_BLOCK", "COLS_STACK_LEAVES", "COLS_STACK_WIDE_LEAVES", "COLS_STACK_FLAT_LEAVES", "COLS_STACK_GROUP_TILE", "COLS_STACK_SPLIT_MAX", "COLS_STACK_DEEP_LEAVES", "COLS_STACK_DEEP_BLOCK_BYTES", "COLS_STACK_DEEP_PROGRAMS", "ROWS_TILE_ELEMS", "ROW_TILE_WARP_LANES", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
                                     "ROW_ACROSS_FEW_WARPS"),
-    stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "SHORT_TILE_MAX", "ROW_MAX_TILES", "ROW_STACK",
-                  "ROW_RAW_ITEMSIZE"),
+    stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "SHORT_TILE_MAX", "ROW_MAX_TILES", "ROW_MIN",
+                  "ROW_STACK", "ROW_RAW_ITEMSIZE"),
     unspecialized=("M", "R"),
     index_type="(tl.int64 if WIDE else tl.int32)", index_max="(9223372036854775807 if WIDE else 2147483647)",
 )

@@ -20,8 +20,8 @@ from tests.tolerances import assert_accurate
 MODULES = {"mean": mean_mod, "sum": sum_mod}
 REFS = {"mean": torch.mean, "sum": torch.sum}
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
-CHUNK = 2048  # `split N fixed_size 2048` in the shipped specs
-N_CHUNKS = 2 * CHUNK + 37  # three chunks, the last one ragged
+CHUNK = 4096  # `split N fixed_size 4096` in the shipped specs
+N_CHUNKS = CHUNK + 37  # two chunks, the last one ragged (the natural call holds it in the row kernel)
 PATHS = {"split": 1 << 62, "fused": 0}  # SPLIT_BELOW values that force a path
 
 
@@ -32,9 +32,11 @@ def op(request):
 
 @pytest.fixture(params=["natural", "split", "fused"])
 def path(request, op, monkeypatch):
-    """Take the launcher's own choice of path or force one (SPLIT_BELOW restored afterwards)."""
+    """Take the launcher's own choice of path or force one (SPLIT_BELOW restored afterwards). A
+    forced path walks rows in chunks: the row kernel, which holds rows of ROW_MIN or more, is off."""
     if request.param != "natural":
         monkeypatch.setattr(MODULES[op], "SPLIT_BELOW", PATHS[request.param])
+        monkeypatch.setattr(MODULES[op], "ROW_MAX_TILES", 0)
     return request.param
 
 
@@ -187,10 +189,11 @@ def _invariance(op: str, x: torch.Tensor, dim: int, paths=("natural", "split", "
     """
     mod = MODULES[op]
     alone = [run(op, x[r:r + 1], dim) for r in (0, 1)]
-    saved = mod.SPLIT_BELOW
+    saved, held = mod.SPLIT_BELOW, mod.ROW_MAX_TILES
     try:
         for p in paths:
             mod.SPLIT_BELOW = saved if p == "natural" else PATHS[p]
+            mod.ROW_MAX_TILES = held if p == "natural" else 0  # a forced path walks the chunks
             for b in batches:
                 out = run(op, x[:b], dim)
                 for r in (0, 1):
@@ -200,18 +203,18 @@ def _invariance(op: str, x: torch.Tensor, dim: int, paths=("natural", "split", "
             out = run(op, x[:7][perm], dim)
             assert torch.equal(out[5:6], alone[0]), f"row 0 at batch position 5 ({p} path)"
     finally:
-        mod.SPLIT_BELOW = saved
+        mod.SPLIT_BELOW, mod.ROW_MAX_TILES = saved, held
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
 def test_batch_invariance_last_dim(op, dtype):
-    """dim=-1 of (B, N), N spanning three chunks: the row kernel."""
+    """dim=-1 of (B, N), N spanning two chunks: the row kernel (natural), the chunk walks (forced)."""
     _invariance(op, randn(64, N_CHUNKS, dtype=dtype, seed=1), -1)
 
 
 @pytest.mark.parametrize("k", [1, 3, 33], ids=lambda k: f"K{k}")
 def test_batch_invariance_middle_dim(op, k):
-    """dim=1 of (B, N, K): K == 1 takes the row kernel, K > 1 the column kernel (33: two column
+    """dim=1 of (B, N, K): K == 1 takes the row kernel (or the forced chunk walks), K > 1 the column kernel (33: two column
     blocks of the spec's 32, the second of one column). The column kernel's grid is M times the
     column blocks whatever M, so batches up to 7 reach every grid shape it has (interpreter time:
     a batch of 64 with K = 33 alone would take minutes)."""
@@ -228,6 +231,7 @@ def test_unroll_is_not_order_shaping(op, k, monkeypatch):
     kernel shapes and both paths (three chunks of 8 tiles and a ragged one of 1). The cols
     kernels read COLS_UNROLL."""
     mod = MODULES[op]
+    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)  # the chunk walks (the row kernel loads a row at once)
     x = randn(3, N_CHUNKS, k, seed=6)
     results = {}
     for unroll in (1, 2, 3, 4, 8):

@@ -157,7 +157,10 @@ BIG = 2**31 + 5
 def test_schedule_from_sizes_alone(gen):
     mod = load_module("sum", "cuda", root=gen)
     # (chunk, num_chunks, shape, block, programs, warps, split, wide)
-    assert mod._schedule(4, 9000, 1, 4) == (4096, 3, "rows", 1, 4, 4, True, False)
+    # rows of 9000 (three chunks): held by the row kernel (ROW_MIN to ROW_MAX_TILES tiles), no split
+    assert mod._schedule(4, 9000, 1, 4) == (4096, 3, "row", 1, 4, 4, False, False)
+    # rows of 40000 (ten chunks, past what the row kernel holds): the split path on 4 programs
+    assert mod._schedule(4, 40000, 1, 4) == (4096, 10, "rows", 1, 4, 4, True, False)
     # (1, 2**31 + 5): 524289 chunks, more than grid axis 1 holds: split, chunks on axis 0, int64
     assert mod._schedule(1, BIG, 1, 4) == (4096, 524289, "rows", 1, 1, 4, True, True)
     # x.sum() of 2**28 + 1 elements (65537 chunks): the split path, int32 still enough
