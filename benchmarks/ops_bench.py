@@ -1,6 +1,7 @@
-"""Every generated cuda op against torch eager: correctness, bitwise invariance, speed.
+"""Every generated cuda op against torch eager and its peers: correctness, bitwise invariance, speed.
 
     python benchmarks/ops_bench.py [--ops a,b] [--out DIR] [--budget-s 450]
+    python benchmarks/ops_bench.py --peers liger,compile --warm-procs 12 --out DIR  # docs/gpu_2026_11_28
     TRITON_INTERPRET=1 python benchmarks/ops_bench.py --smoke     # CPU: tiny shapes, no timing
 
 Discovers generated/cuda/*.py; an op without a torch reference in OPS is skipped (and
@@ -12,12 +13,16 @@ hidden, the reduction over the last dim):
 - time: triton.testing.do_bench median (eager, launch overhead included) and
   do_bench_cudagraph median (GPU time alone), for redgen and torch; ratio = torch / redgen;
 - bandwidth: (bytes of the inputs + bytes of the output) / time, and the device's own
-  copy bandwidth (read + write) measured in the same run, for scale.
-Prints a markdown table, the geomean and the worst ratio; --out writes results.json
+  copy bandwidth (read + write) measured in the same run, for scale;
+- peers (--peers): Liger-Kernel (rms_norm, layer_norm, add_rms_norm, softmax) and torch.compile,
+  their invariance and times at the same point.
+Prints a markdown table, the geomean and the worst ratio, and a line per op against torch and
+each peer (op_summary); --out writes results.json
 and results.md. Shapes: rows 1, 32, 256, 4096, 16384 by hidden 4096, 8192 and 16384; vocab
-32000 and 151936 for softmax, log_softmax and logsumexp; fp32 and bf16. The whole run
-aims at ~8 minutes on an H200: past --budget-s the remaining points are listed as
-skipped (time budget) rather than run. Timing helpers come from benchmarks/gpu_run.py.
+32000 and 151936 for softmax, log_softmax and logsumexp; fp32 and bf16. Past --budget-s the
+remaining points are listed as skipped (time budget) rather than run; --warm-procs compiles every
+point's kernels in that many processes first, so the budget goes to timing (on an H200, 180 points
+of four ops with both peers in 7 minutes). Timing helpers come from benchmarks/gpu_run.py.
 """
 
 from __future__ import annotations
