@@ -60,7 +60,8 @@ ROW_TILES = 128  # and at most this many tiles: each is unrolled code (a spec of
 # 142, docs/gpu_2026_11_28/README.md; sum, mean and amax, f32 and bf16, 1-16384 rows of 4096-32000,
 # bits equal to the shipped modules at all 180 points): bf16 1 x 8192 2.58 -> 1.36 us (torch 2.34),
 # f32 1 x 12000 3.31 -> 2.03, bf16 4096 x 5000 11.55 -> 7.09, bf16 4096 x 4096 7.14 -> 5.91;
-# 0.50-1.01x the time at 1-16384 rows of 4096-16384 but bf16 16384 x 12000 (1.05-1.08x). Rows of
+# 0.49-1.01x the time at 146 of 150 points of 1-16384 rows of 4096-16384 (geomean 0.76), bf16
+# 16384 x 12000 1.05-1.08x, f32 1 x 4096 1.08x (within the run's noise there). Rows of
 # 32000 lost where the split path spreads a row's eight chunks over programs (f32 1 x 32000: 3.1
 # -> 4.5 us) and bf16 mean at 4096-16384 rows (61 -> 75 us): they keep the chunked walk.
 # argmax/argmin (index pairs) and the combiners with trees of their own were not timed held.
