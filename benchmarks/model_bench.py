@@ -117,7 +117,11 @@ def main() -> int:
     print(f"| redgen.batch_invariant() | {routed:.3f} | {n / routed:.0f} |")
     if python_route:
         print(f"| batch_invariant(), routes in Python (REDGEN_FAST_ROUTE=0) | {slow:.3f} | {n / slow:.0f} |")
-    print(f"ratio (mode / plain): {routed / plain:.2f}x; tokens equal: {torch.equal(toks_plain, toks_routed)}")
+    # Plain torch and the mode round differently (cuBLAS against redgen's fixed orders), so their
+    # greedy tokens may part after a near tie: this says whether they did, not whether either is
+    # invariant (examples/llama_invariance.py checks that, bit for bit).
+    print(f"ratio (mode / plain): {routed / plain:.2f}x; the mode's tokens equal plain torch's: "
+          f"{torch.equal(toks_plain, toks_routed)} (they may differ: other rounding, not a failure)")
     if python_route:
         print(f"ratio, routes in Python: {slow / plain:.2f}x; its tokens equal the C++ route's: "
               f"{torch.equal(toks_slow, toks_routed)}")
