@@ -28,6 +28,7 @@ of four ops with both peers in 7 minutes). Timing helpers come from benchmarks/g
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -197,7 +198,7 @@ WARM_MAX_BYTES = 1 << 30  # points whose x is larger compile in the main process
 
 
 def _warm(job: tuple) -> str:
-    """In a child process: one call of redgen, torch and every peer at a point, which fills the
+    """In a child process: one call of redgen and of every peer at a point, which fills the
     on-disk caches (Triton's kernels, Inductor's graphs) the timed process then reads."""
     op, dtype, m, n, peer_names = job
     import torch
@@ -208,7 +209,7 @@ def _warm(job: tuple) -> str:
     x, w, b = _inputs(ref, DT[dtype], m, n, "cuda")
     ref.redgen(fn, x, w, b)
     ref.redgen(fn, _row0(x), w, _row0(b))
-    for peer in _peers(peer_names).values():
+    for peer in _cached_peers(peer_names).values():
         if op in peer:
             try:
                 peer[op](x, w, b)
@@ -219,7 +220,15 @@ def _warm(job: tuple) -> str:
     return f"{op} {dtype} {m}x{n}"
 
 
+@functools.cache
+def _cached_peers(names: tuple[str, ...]) -> dict[str, dict[str, Callable]]:
+    """_peers once per process (a warming process takes many points)."""
+    return _peers(list(names))
+
+
+@functools.cache
 def _load_op(op: str):
+    """A generated module, loaded once per process."""
     from gpu_run import load
 
     return load(ROOT / "generated" / "cuda" / f"{op}.py")
@@ -387,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     if timing and args.warm_procs > 0:
         isz = {"f32": 4, "bf16": 2}
-        warm_caches([(op, dt, m, n, list(peers)) for op in ops for dt, m, n in points(op, False)
+        warm_caches([(op, dt, m, n, tuple(peers)) for op in ops for dt, m, n in points(op, False)
                      if m * n * isz.get(dt, 4) <= WARM_MAX_BYTES], args.warm_procs)
     rows, skipped = [], []
     for op in ops:

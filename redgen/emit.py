@@ -838,9 +838,7 @@ def _short_tile(plan: Plan, lanes: int) -> dict[str, int]:
     """ModuleCtx's short_tile_* fields: rows of at most half the lanes (plan.Plan.short_tile)."""
     if not plan.short_tile:
         return {}
-    # The row kernel walks short rows where it holds every row; a one-read spec's (row_min) holds
-    # only long ones, and its short rows keep the rows kernel's walk.
-    row = bool(plan.row_tiles) and not plan.row_min
+    row = plan.row_holds_short
     walks = (("cols",) if plan.op.after else ()) + (("row",) if row else ("rows",))
     return {"short_tile_max": lanes // 2, "short_tile_min": min(SHORT_TILE_MIN, lanes // 2), "tile_walks": walks,
             "rows_tile_elems": ROWS_TILE_ELEMS, "cols_tile_block": plan.cols_tile_block,
@@ -859,7 +857,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
            "cols_tile_elems": bool(plan.cols_tile_elems),
            "free_cols": plan.free_cols, "cols_stack": plan.cols_stack,
            "cols_flat": plan.free_cols or plan.cols_stack,
-           "row_tile": plan.short_tile and bool(plan.row_tiles) and not plan.row_min,
+           "row_tile": plan.short_tile and plan.row_holds_short,
            "row": bool(plan.row_tiles), "row_min": bool(plan.row_min), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]

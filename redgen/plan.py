@@ -501,6 +501,13 @@ class Plan:
     row_across: bool = False
 
     @property
+    def row_holds_short(self) -> bool:
+        """The row kernel holds short rows too (every row it can): it walks them in TILE lanes where
+        the fused walks take short rows so. A one-read spec's (row_min) holds long rows only, and
+        its short rows keep the rows kernel's walk."""
+        return bool(self.row_tiles) and not self.row_min
+
+    @property
     def symbols(self) -> dict[str, str]:
         """What each shape symbol means, for messages and certificates."""
         op = self.op

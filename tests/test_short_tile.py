@@ -111,8 +111,7 @@ def test_which_plans_walk_short_rows_in_fewer_lanes(name, tile, block):
     assert ("(SHORT_TILE_MAX) in TILE" in built.source) is tile  # the certificate says so
     # the walks that take it: the cols kernels', and the row kernel's where it holds short rows (an op
     # that reads its row again), else the rows kernel's (a one-read op's row kernel holds long rows only)
-    row = built.plan.row_tiles and not built.plan.row_min
-    walks = (("cols",) if built.op.after else ()) + (("row",) if row else ("rows",))
+    walks = (("cols",) if built.op.after else ()) + (("row",) if built.plan.row_holds_short else ("rows",))
     assert ("if shape in (" + ", ".join(f'"{w}"' for w in walks) in built.source) is tile
     ascend = build_spec(ROOT / "specs" / f"{name}.red", "ascend", empirical=False)
     assert not ascend.plan.short_tile and "SHORT_TILE" not in ascend.source
