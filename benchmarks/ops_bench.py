@@ -342,6 +342,17 @@ def op_summary(rows: list[dict], peers: list[str], copy_gbps: float) -> str:
                      + ["| " + " | ".join(line) + " |" for line in out])
 
 
+def _sizes(text: str) -> tuple[int, ...]:
+    """A flag's comma-separated positive sizes ("1,32,256"); argparse reports a bad one by value."""
+    try:
+        out = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        out = ()
+    if not out or min(out) < 1:
+        raise argparse.ArgumentTypeError(f"expected comma-separated positive integers, got {text!r}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ops", help="comma-separated op names (default: every generated op)")
@@ -349,11 +360,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoke", action="store_true", help="tiny shapes, no timing (CPU under TRITON_INTERPRET=1)")
     ap.add_argument("--budget-s", type=float, default=450.0, help="skip the remaining points past this many seconds")
     ap.add_argument("--peers", default="", help="comma-separated peers to run beside torch: liger, compile")
-    ap.add_argument("--rows", help="comma-separated row counts (default: 1,32,256,4096,16384)")
+    ap.add_argument("--rows", type=_sizes, help="comma-separated row counts (default: 1,32,256,4096,16384)")
     ap.add_argument("--dtypes", help="comma-separated dtypes (default: f32,bf16)")
     ap.add_argument("--warm-procs", type=int, default=0,
                     help="compile the points' kernels in this many processes first (GPU runs; 0: as they come)")
-    ap.add_argument("--hidden", help="comma-separated reduce lengths (default: 4096,8192,16384; vocab ops add 32000,151936)")
+    ap.add_argument("--hidden", type=_sizes, help="comma-separated reduce lengths (default: 4096,8192,16384; vocab ops add 32000,151936)")
     args = ap.parse_args(argv)
     t0 = time.time()
 
@@ -370,9 +381,9 @@ def main(argv: list[str] | None = None) -> int:
 
     global ROWS, DTYPES, HIDDEN
     if args.hidden:
-        HIDDEN = tuple(int(n) for n in args.hidden.split(","))
+        HIDDEN = args.hidden
     if args.rows:
-        ROWS = tuple(int(r) for r in args.rows.split(","))
+        ROWS = args.rows
     if args.dtypes:
         DTYPES = tuple(args.dtypes.split(","))
     peers = _peers([p for p in args.peers.split(",") if p])

@@ -383,3 +383,12 @@ def test_bench_summary_counts_what_it_says():
     line = ops_bench.op_summary(rows, ["liger"], 1000.0).splitlines()[2]
     assert line == ("| sum | 2 | 1.000 | 1 of 2 | 0.50 (bf16 4096x8) | 0.500 | 1 of 1 | 0.50 (f32 1x8) | 2.000 "
                     "| 45-45% (1) |")
+
+
+@pytest.mark.parametrize("flag", ["--rows", "--hidden"])
+def test_bench_refuses_a_bad_size_by_value(flag):
+    """ops_bench names the offending value of a size flag (argparse's usage error, no traceback)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ops_bench.py"), "--smoke", flag, "4096,x"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"argument {flag}: expected comma-separated positive integers, got '4096,x'" in proc.stderr
