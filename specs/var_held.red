@@ -1,4 +1,4 @@
-# var of rows held on chip (specs/var.red gives it its rows of at most 8192 elements):
+# var of rows held on chip (specs/var.red gives it its rows of at most 32768 elements):
 # two passes, the mean first, then the sum of squared deviations from it (no
 # cancellation of sum(x^2) - sum(x)^2). N - correction <= 0 divides by 0: inf or
 # nan, as torch (one element with correction 1: 0 / 0 = nan).

@@ -1,13 +1,13 @@
 """Welford's combiner (redgen/combiners.py WELFORD) and the var and std built on it.
 
-var and std reduce rows longer than 8192 elements with `reduce N: (mu, m2) = welford(x)`, one
+var and std reduce rows longer than 32768 elements with `reduce N: (mu, m2) = welford(x)`, one
 read of the row. They give shorter rows to var_held and std_held, which make two passes over
 a row held on chip. Tested here:
 - the combine and the lane tree, run as Python on float64 tensors;
 - the generated modules on Welford's path (SHORT_MAX = 0 keeps the interpreter's shapes small):
   accuracy against float64 on data whose mean dwarfs its spread, bitwise batch invariance,
   fused == split;
-- the hand-over at 8192;
+- the hand-over at 32768;
 - the certificate.
 """
 
@@ -170,19 +170,19 @@ def test_a_row_holding_nan_or_an_infinity_is_nan(welford, bad):
 
 
 @pytest.mark.parametrize("op", list(OPS))
-def test_rows_of_at_most_8192_go_to_the_held_op(op, monkeypatch):
-    """The hand-over compares N with 8192 alone; the held op's bits are its own."""
+def test_rows_of_at_most_32768_go_to_the_held_op(op, monkeypatch):
+    """The hand-over compares N with 32768 alone; the held op's bits are its own."""
     mod = importlib.import_module(f"generated.cuda.{op}")
     held = importlib.import_module(f"generated.cuda.{op}_held")
-    assert mod._short_module() is held and mod.SHORT_MAX == 8192
+    assert mod._short_module() is held and mod.SHORT_MAX == 32768
     x = _x(2, 40, seed=6)
     assert torch.equal(getattr(mod, op)(x, 1), getattr(held, f"{op}_held")(x, 1))
     called = []
     real = held.__dict__[f"{op}_held"]
     monkeypatch.setattr(held, f"{op}_held", lambda *a, **k: called.append(1) or real(*a, **k))
-    getattr(mod, op)(_x(1, 8192), 1)
+    getattr(mod, op)(_x(1, 32768), 1)
     assert called == [1]
-    getattr(mod, op)(_x(1, 8193), 1)
+    getattr(mod, op)(_x(1, 32769), 1)
     assert called == [1]  # 8193: this module's own (Welford) kernels
 
 
@@ -190,6 +190,6 @@ def test_rows_of_at_most_8192_go_to_the_held_op(op, monkeypatch):
 def test_the_certificate_states_the_combine_and_the_hand_over(op):
     cert = importlib.import_module(f"generated.cuda.{op}").CERTIFICATE
     statement = cert["statement"]
-    assert f"N <= 8192: op {op}_held's order" in statement
+    assert f"N <= 32768: op {op}_held's order" in statement
     assert combiners.WELFORD.rule in statement
     assert cert["order"]["combiner_kinds"] == {"welford": "moments"}
