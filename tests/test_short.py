@@ -110,18 +110,33 @@ def test_build_writes_the_short_op_beside(tmp_path):
     assert cert.digest == hashlib.sha256(held.read_text().encode()).hexdigest()
 
 
-# --- the shipped softmax and log_softmax (generated/cuda) -----------------------------------
+# --- the shipped softmax, log_softmax and logsumexp (generated/cuda) --------------------------
+# op -> the bound of its spec's `short` (logsumexp_held lost at rows of 32000: docs/gpu_2026_11_28, run 149)
+BOUNDS = {"softmax": 32768, "log_softmax": 32768, "logsumexp": 16384}
+
+
 @pytest.fixture(scope="module")
 def mods():
-    from generated.cuda import log_softmax, log_softmax_held, softmax, softmax_held
+    from generated.cuda import (
+        log_softmax,
+        log_softmax_held,
+        logsumexp,
+        logsumexp_held,
+        softmax,
+        softmax_held,
+    )
 
-    return {"softmax": (softmax, softmax_held), "log_softmax": (log_softmax, log_softmax_held)}
+    return {
+        "softmax": (softmax, softmax_held),
+        "log_softmax": (log_softmax, log_softmax_held),
+        "logsumexp": (logsumexp, logsumexp_held),
+    }
 
 
-@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("op", list(BOUNDS))
 def test_short_rows_go_to_the_other_op(mods, op, monkeypatch):
     mod, held = mods[op]
-    assert mod._short_module() is held and mod.SHORT_MAX == 32768
+    assert mod._short_module() is held and mod.SHORT_MAX == BOUNDS[op]
     calls = []
     real = getattr(held, f"{op}_held")
     monkeypatch.setattr(held, f"{op}_held", lambda *a, **k: calls.append(a[0].shape) or real(*a, **k))
@@ -151,13 +166,14 @@ def test_errors_keep_the_op_name(mods):
         mod.softmax(torch.ones(2, 3), 1, dtype=torch.int32)
 
 
-@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("op", list(BOUNDS))
 def test_certificate_names_the_other_spec(mods, op):
     mod, held = mods[op]
     short = mod.CERTIFICATE["order"]["short"]
     spec = (ROOT / "specs" / f"{op}_held.red").read_text()
-    assert short == {"max": 32768, "op": f"{op}_held", "spec_sha256": hashlib.sha256(spec.encode()).hexdigest()}
-    assert mod.CERTIFICATE["statement"].startswith(f"N <= 32768: op {op}_held's order")
+    bound = BOUNDS[op]
+    assert short == {"max": bound, "op": f"{op}_held", "spec_sha256": hashlib.sha256(spec.encode()).hexdigest()}
+    assert mod.CERTIFICATE["statement"].startswith(f"N <= {bound}: op {op}_held's order")
     assert held.CERTIFICATE["spec_sha256"] == short["spec_sha256"]
 
 
@@ -225,3 +241,26 @@ def test_the_mode_replays_the_short_rows(mods):
         got = [torch.softmax(x, -1) for _ in range(3)]
         assert len(replays.plans) == 1 and next(iter(replays.plans.values()))[0] is held
     assert all(torch.equal(g, want) for g in got)
+
+
+def test_logsumexp_held_rows_at_their_edges(mods):
+    """logsumexp_held counts an element equal to the row maximum as exp(0) = 1: a row of -inf gives
+    -inf (not exp(-inf - -inf) = nan), +inf gives inf, nan gives nan, as torch; rows of up to 16384
+    go to it and longer ones stay with the online combine."""
+    mod, held = mods["logsumexp"]
+    inf, big = float("inf"), 3.0e38
+    x = torch.tensor([[-inf] * 4, [inf, 1, 2, 3], [1, float("nan"), 2, 3], [-inf, 1, -inf, 2], [big, big, 1, 2]])
+    want = torch.logsumexp(x.double(), -1).float()
+    for got in (held.logsumexp_held(x, -1), mod.logsumexp(x, -1)):
+        assert torch.equal(got.isnan(), want.isnan())
+        assert torch.allclose(got[~want.isnan()], want[~want.isnan()], rtol=1e-6)
+    calls = []
+    real = held.logsumexp_held
+    try:
+        held.logsumexp_held = lambda *a, **k: calls.append(a[0].shape[-1]) or real(*a, **k)
+        g = torch.Generator().manual_seed(3)
+        for n in (16384, 16385):
+            mod.logsumexp(torch.randn(1, n, generator=g), -1)
+    finally:
+        held.logsumexp_held = real
+    assert calls == [16384]
