@@ -1,8 +1,8 @@
 # std over one axis (or a run of axes) of any tensor, as torch.std(x, dim, correction=1):
-# one read of a row longer than 32768 elements with Welford's combiner, as torch: the mean and m2, the sum of squared
-# deviations from it, together (no cancellation of sum(x^2) - sum(x)^2, and no second
-# read for the deviations). N - correction <= 0 divides by 0: inf or nan, as torch
-# (one element with correction 1: 0 / 0 = nan).
+# one read of a row longer than 32768 elements with Welford's combiner, as torch: the
+# mean and m2, the sum of squared deviations from it, together (no cancellation of
+# sum(x^2) - sum(x)^2, and no second read for the deviations). N - correction <= 0
+# divides by 0: inf or nan, as torch (one element with correction 1: 0 / 0 = nan).
 # The launcher views the input as x[M, N, K].
 op std
 param correction = 1
