@@ -183,7 +183,7 @@ def test_rows_of_at_most_32768_go_to_the_held_op(op, monkeypatch):
     getattr(mod, op)(_x(1, 32768), 1)
     assert called == [1]
     getattr(mod, op)(_x(1, 32769), 1)
-    assert called == [1]  # 8193: this module's own (Welford) kernels
+    assert called == [1]  # 32769: this module's own (Welford) kernels
 
 
 @pytest.mark.parametrize("op", list(OPS))
