@@ -95,6 +95,13 @@ class Combiner:
     # kernel takes it for 16-bit inputs on grids that are not short (plan.Plan.row_lean).
     lean_body: tuple[str, ...] = ()
     lean_rule: str = ""
+    # An index combiner's extreme of two values, `{a}`, `{b}` (NaN propagating): cuda's rows walk
+    # may fold a lane's UNROLL group of elements with it, then take the first position holding the
+    # result (or a NaN) and combine that one pair, where the combine of every element took several
+    # compares and selects a pair (plan.Plan.group_walk; `group_rule`, the certificate's words). ""
+    # none: each element is combined.
+    group: str = ""
+    group_rule: str = ""
 
     @property
     def arity(self) -> int:
@@ -180,6 +187,14 @@ def _arg(name: str) -> Combiner:
         reference=(lambda v: (v.argmax(dim=1, keepdim=True),)) if larger
         else (lambda v: (v.argmin(dim=1, keepdim=True),)),
         extreme=word,
+        group=f"tl.{word}({{a}}, {{b}}, propagate_nan=tl.PropagateNan.ALL)",
+        group_rule=(f"a lane's group becomes one (value, index) pair, the group's {word} (NaN propagating) and "
+                    f"the first position in the group whose element equals it or is a NaN, which then combines "
+                    f"into the lane's state once: the pair that combining the group's elements one by one "
+                    f"selects (the pair order is total); a masked element (the identity, at a position past "
+                    f"the chunk) is picked only where each element of the lane's group is masked or the "
+                    f"identity, and then a position of the chunk holding the identity or a better value wins "
+                    f"every later combine (a chunk is never empty)"),
     )
 
 

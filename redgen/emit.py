@@ -157,6 +157,16 @@ class ReductionCtx:
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
     lean: bool = False  # the row kernel may combine with `_<combiner>_lean` (plan.Plan.row_lean)
     pads: str = ""  # the state's `pad` names as an argument list
+    # cuda's rows walks fold a lane's UNROLL group with `group` (combiners.Combiner.group, over `{a}`,
+    # `{b}`; "" none): the group's values `gv` (a tuple), their extreme `gm`, the first position `gi`
+    # holding it; `group_lifts` the element's value masked to the identity, per kernel shape
+    # (`full_group_lifts` unmasked, as `full_lifts`).
+    group: str = ""
+    gv: str = ""
+    gm: str = ""
+    gi: str = ""
+    group_lifts: dict[str, str] | None = None
+    full_group_lifts: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -576,7 +586,7 @@ _WORKSPACE = {"f32": "ws", "index": "iws"}
 
 
 def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Target,
-                lean: tuple[str, ...] = ()) -> list[ReductionCtx]:
+                lean: tuple[str, ...] = (), grouped: tuple[str, ...] = ()) -> list[ReductionCtx]:
     """Every reduction's state, named and placed (its workspace rows), stage by stage; each
     element lifted into a state as its combiner's record says. An index component takes the
     target's index type and identity (targets.Target.index_*).
@@ -602,7 +612,7 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                       f"{own}_{comp.suffix}tot", types[comp.dtype], comp.identity, ws,
                                       slots[ws], pad=f"{own}_{comp.suffix}pad"))
                 slots[ws] += 1
-            lifts, full_lifts, tree = {}, {}, {}
+            lifts, full_lifts, tree, group_lifts, full_group_lifts = {}, {}, {}, {}, {}
             for sh in shapes:
                 v = render(r.expr, _namer(op, sh, names))
                 n = f"n{_POS_BCAST[sh]}"
@@ -610,10 +620,15 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                       for c, st in zip(spec.state, state, strict=True))
                 full_lifts[sh] = ", ".join(c.lift.format(v=v, n=n) for c in spec.state)
                 tree[sh] = ", ".join(st.acc if sh == "rows" else f"tl.trans({st.acc})" for st in state)
+                full_group_lifts[sh] = spec.state[0].lift.format(v=v, n=n)
+                group_lifts[sh] = f"tl.where(ok, {full_group_lifts[sh]}, {state[0].identity})"
+            group = spec.group if r.combiner in grouped else ""
             out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
                                     lifts, full_lifts, tree, r.loc.line, r.combiner in lean,
-                                    pads=", ".join(st.pad for st in state)))
+                                    pads=", ".join(st.pad for st in state), group=group, gv=f"{own}_gv",
+                                    gm=f"{own}_gm", gi=f"{own}_gi", group_lifts=group_lifts if group else None,
+                                    full_group_lifts=full_group_lifts if group else None))
     return out
 
 
@@ -650,7 +665,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
-    reductions = _reductions(op, shapes, names, targets.get(plan.target), plan.row_lean)
+    reductions = _reductions(op, shapes, names, targets.get(plan.target), plan.row_lean,
+                             plan.group_walk if plan.unroll else ())
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)

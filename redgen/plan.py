@@ -484,10 +484,20 @@ class Plan:
     # (combiners.Combiner.pair_tree), picked per launch by the kernels' PAIRS.
     pair_trees: bool = False
     # cuda: the stages whose chunk walks combine an UNROLL group that ends inside its chunk
-    # unmasked (the same bits). Not a stage where an order-free (index) combiner reduces: on an
-    # H100 argmax f32 512 x 151936 took 248 us that way against 178 masked, while the other
-    # stages gained up to 1.3x (docs/gpu_2026_11_23/exp_ftz.md).
+    # unmasked (the same bits). Where an order-free (index) combiner reduces, only if each such
+    # combiner folds its groups (group_walk), and only in the rows walks (macros.j2 `chunk`): on an
+    # H100 argmax f32 512 x 151936 combined element by element took 248 us unmasked against 178
+    # masked, while the other stages gained up to 1.3x (docs/gpu_2026_11_23/exp_ftz.md); its
+    # folded groups unmasked took 0.85-0.98x the time of the masked ones on an H200 (run 153).
     unmasked_stages: tuple[int, ...] = ()
+    # cuda: the index combiners whose rows walks fold a lane's UNROLL group to one pair before
+    # combining it (combiners.Combiner.group: the extreme, then the first position holding it). On an
+    # H200 (runs 152-153, docs/gpu_2026_11_28/README.md; argmax and argmin, f32 and bf16, 1-16384 rows
+    # of 4096-151936, every result torch's), with the groups that end inside the chunk unmasked
+    # (unmasked_stages): bf16 0.65-0.98x the time (geomean 0.77; 4096 x 16384 73.2 -> 49.0 us, 1024 x
+    # 151936 168.5 -> 112.4), f32 0.78-0.96x (geomean 0.86). Not in the cols kernels' walks
+    # (COLS_UNROLL 1: a group of one tile) nor their own walks.
+    group_walk: tuple[str, ...] = ()
     # cuda: the combiners whose row-kernel combine may take their lean form (combiners.Combiner.
     # lean_body: the same function bit for bit), which the launcher picks per call (16-bit
     # inputs on grids that are not short: ROW_LEAN_ITEMSIZE, ROW_FEW_PROGRAMS).
@@ -596,8 +606,10 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
                     and not _reads_position(op)),
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
-            combiners.get(r.combiner).order_free for r in op.reductions if r.stage == s)),
+            combiners.get(r.combiner).order_free and not combiners.get(r.combiner).group
+            for r in op.reductions if r.stage == s)),
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
+        group_walk=tuple(sorted({c for c in order.combiners if combiners.get(c).group})),
         row_stack=row_stack, row_across=row_stack > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "

@@ -116,15 +116,20 @@ def test_chunk_walk_equals_the_masked_walk(built, monkeypatch, m_rows, n, knobs)
     assert torch.equal(_bits(new.rowmask(x)), _bits(masked.rowmask(x)))
 
 
-def test_index_combiners_keep_the_masked_walk():
-    """argmax's walk stays masked (measured slower unmasked); the certificate says which."""
+def test_index_combiners_unmask_only_their_folded_rows_walks():
+    """argmax's rows walks fold each group to one pair (Plan.group_walk) and take the unmasked groups
+    too; its cols kernels combine element by element, measured slower unmasked, and stay masked. The
+    certificate says which."""
+    import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    for name, unmasked in (("argmax", False), ("argmin", False), ("softmax", True), ("sum", True)):
+    for name, index in (("argmax", True), ("argmin", True), ("softmax", False), ("sum", False)):
         b = build_spec(root / "specs" / f"{name}.red", "cuda", empirical=False)
-        assert ("gf = c0 + (c1 - c0) // (UNROLL * LANES)" in b.source) is unmasked, name
-        assert (
-            any("combines its elements unmasked, where no index" in line for line in b.certificate.not_order_shaping)
-            is unmasked
-        ), name
+        assert "gf = c0 + (c1 - c0) // (UNROLL * LANES)" in b.source, name
+        cols = re.search(r"def _k_cols_fused\(.*?\n(?=@|def |[A-Za-z_]\w* = )", b.source, re.S)
+        assert cols and ("gf = c0" in cols.group(0)) is (not index), name
+        notes = b.certificate.not_order_shaping
+        assert any("combines its elements unmasked, where no index" in line for line in notes), name
+        assert any("in the rows walks alone, where each that does folds its groups" in line
+                   for line in notes) is index, name

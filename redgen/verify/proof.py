@@ -318,9 +318,14 @@ def prove(plan: Plan) -> Certificate:
                "start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
                "same operations (the empirical check's forced paths load one at a time and are compared)"
                + ("; a group that ends inside the chunk combines its elements unmasked, where no index "
-                  "combiner reduces (the mask holds there for every row that is stored)"
+                  "combiner reduces" + (" or, in the rows walks alone, where each that does folds its groups"
+                                        if plan.group_walk else "")
+                  + " (the mask holds there for every row that is stored)"
                   if plan.unmasked_stages else ""),)
               if plan.unroll else ()),
+            *(f"the rows walks' UNROLL groups of {c} (group_walk): {combiners.get(c).group_rule}; the empirical "
+              f"check's forced paths (groups of one tile) are compared with the natural call"
+              for c in (plan.group_walk if plan.unroll else ())),
             *((f"a walk (the cols kernels', and the rows kernel's or, where the op has one, the row kernel's) of a "
                f"row of at most {lanes // 2} elements (SHORT_TILE_MAX) in TILE lanes, the power of two holding the row, "
                f"not {lanes}, with more rows or columns a program: each chunk is then one tile of either walk, "
