@@ -158,13 +158,10 @@ class ReductionCtx:
     lean: bool = False  # the row kernel may combine with `_<combiner>_lean` (plan.Plan.row_lean)
     pads: str = ""  # the state's `pad` names as an argument list
     # cuda's rows walks fold a lane's UNROLL group with `group` (combiners.Combiner.group, over `{a}`,
-    # `{b}`; "" none): the group's values `gv` (a tuple), their extreme `gm`, the first position `gi`
-    # holding it; `group_lifts` the element's value masked to the identity, per kernel shape
-    # (`full_group_lifts` unmasked, as `full_lifts`).
+    # `{b}`; "" none; macros.j2 `group_fold` names its values `<name>_gv`, `_gm`, `_gi`);
+    # `group_lifts` the element's value masked to the identity, per kernel shape (`full_group_lifts`
+    # unmasked, as `full_lifts`).
     group: str = ""
-    gv: str = ""
-    gm: str = ""
-    gi: str = ""
     group_lifts: dict[str, str] | None = None
     full_group_lifts: dict[str, str] | None = None
 
@@ -626,8 +623,8 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
             out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
                                     lifts, full_lifts, tree, r.loc.line, r.combiner in lean,
-                                    pads=", ".join(st.pad for st in state), group=group, gv=f"{own}_gv",
-                                    gm=f"{own}_gm", gi=f"{own}_gi", group_lifts=group_lifts if group else None,
+                                    pads=", ".join(st.pad for st in state), group=group,
+                                    group_lifts=group_lifts if group else None,
                                     full_group_lifts=full_group_lifts if group else None))
     return out
 
@@ -665,8 +662,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
-    reductions = _reductions(op, shapes, names, targets.get(plan.target), plan.row_lean,
-                             plan.group_walk if plan.unroll else ())
+    reductions = _reductions(op, shapes, names, targets.get(plan.target), plan.row_lean, plan.group_walk)
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)

@@ -325,7 +325,7 @@ def prove(plan: Plan) -> Certificate:
               if plan.unroll else ()),
             *(f"the rows walks' UNROLL groups of {c} (group_walk): {combiners.get(c).group_rule}; the empirical "
               f"check's forced paths (groups of one tile) are compared with the natural call"
-              for c in (plan.group_walk if plan.unroll else ())),
+              for c in plan.group_walk),
             *((f"a walk (the cols kernels', and the rows kernel's or, where the op has one, the row kernel's) of a "
                f"row of at most {lanes // 2} elements (SHORT_TILE_MAX) in TILE lanes, the power of two holding the row, "
                f"not {lanes}, with more rows or columns a program: each chunk is then one tile of either walk, "
