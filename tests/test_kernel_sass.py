@@ -100,3 +100,17 @@ def test_it_refuses_an_interpreting_process(capsys, monkeypatch):
 
     assert kernel_sass.main(["generated/cuda/sum.py", "--shape", "2,3"]) == 2
     assert "a process of its own" in capsys.readouterr().err
+
+
+def test_a_walks_group_loads_at_immediate_offsets(tmp_path):
+    """The chunk walks load an UNROLL group's tiles at 64-bit offsets from the group's base, u * LANES
+    apart (macros.j2 `chunk`): the compiler folds them into the loads' immediate offsets, one address a
+    group, where each tile's sign-extended int32 position took its own 64-bit address arithmetic.
+    argmax bf16 4096 x 16384 (the split path's partial kernel): tile u of a group at +u * 512 bytes."""
+    out = tmp_path / "sass"
+    done = _run([str(ROOT / "generated/cuda/argmax.py"), "--shape", "4096,16384", "--dim", "1", "--dtype", "bf16",
+                 "--sass", str(out)])
+    assert done.returncode == 0, done.stderr
+    sass = (out / "0__k_rows_partial0.sass").read_text()
+    for u in range(1, 8):
+        assert f".64+{hex(u * 512)}]" in sass, u
