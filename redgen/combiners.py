@@ -95,13 +95,28 @@ class Combiner:
     # kernel takes it for 16-bit inputs on grids that are not short (plan.Plan.row_lean).
     lean_body: tuple[str, ...] = ()
     lean_rule: str = ""
-    # An index combiner's extreme of two values, `{a}`, `{b}` (NaN propagating): cuda's rows walk
-    # may fold a lane's UNROLL group of elements with it, then take the first position holding the
-    # result (or a NaN) and combine that one pair, where the combine of every element took several
-    # compares and selects a pair (plan.Plan.group_walk; `group_rule`, the certificate's words). ""
-    # none: each element is combined.
+    # cuda's rows walks may fold a lane's UNROLL group of elements into one state and combine that
+    # once (plan.Plan.group_walk; `group_rule`, the certificate's words): `group` the extreme of two
+    # values, `{a}`, `{b}` (NaN propagating), folded over the group's values `{gv}[u]` into `{gm}`,
+    # the state's component 0; `group_state` the lines that then compute its component 1 into `{g}`
+    # (`{w}`, `{lv}`: the walk's tile width and lane positions; `{identity}`, `{dtype}`: component
+    # 1's). "" none: each element is combined.
     group: str = ""
+    group_state: tuple[str, ...] = ()
+    # Or component 1 as a sum over the group's elements: (its start, one element `{v}` added to
+    # `{g}`, the end), which the cols kernels' walks compute from a second load of the group's
+    # tiles, one [LANES, BLOCK_K] tile in registers at a time (the form run 165 timed), the rows
+    # walks over the held values.
+    group_sum: tuple[str, str, str] = ()
     group_rule: str = ""
+    group_doc: tuple[str, ...] = ()  # the comment above the fold
+    # The fold gives the bits of combining the group's elements one by one (an index combiner's
+    # total pair order): UNROLL then does not shape the order, and the rows walks alone fold.
+    # False: the groups are part of the order (the certificate's statement), UNROLL is frozen, the
+    # cols kernels' walks fold them too, and the fold is taken only where no row kernel holds the
+    # row (plan.plan_cuda), whose combine of every element the empirical check's forced walks must
+    # reproduce bit for bit.
+    group_exact: bool = True
 
     @property
     def arity(self) -> int:
@@ -188,6 +203,13 @@ def _arg(name: str) -> Combiner:
         else (lambda v: (v.argmin(dim=1, keepdim=True),)),
         extreme=word,
         group=f"tl.{word}({{a}}, {{b}}, propagate_nan=tl.PropagateNan.ALL)",
+        # the first position of the group holding the extreme or a NaN: scanned from the last tile back
+        group_state=("{g} = tl.full({gm}.shape, {identity}, {dtype})",
+                     "for u in tl.static_range(UNROLL - 1, -1, -1):",
+                     "    n = n0 + u * {w} + {lv}",
+                     "    {g} = tl.where(({gv}[u] == {gm}) | ({gv}[u] != {gv}[u]), n[None, :], {g})"),
+        group_doc=(f"The group's pair for each lane: its {name} over the group's elements (what combining",
+                   "them one by one selects: the pair order is total), then one combine into the lane's state."),
         group_rule=(f"a lane's group becomes one (value, index) pair, the group's {word} (NaN propagating) and "
                     f"the first position in the group whose element equals it or is a NaN, which then combines "
                     f"into the lane's state once: the pair that combining the group's elements one by one "
@@ -242,6 +264,26 @@ SOFTMAX_STATS = Combiner(
                "up = b0 > a0",
                "s = tl.where(up, a1, b1) * e + tl.where(up, b1, a1)",
                "return m, tl.where(m == float(\"inf\"), m - m, s)"),
+    # A lane's UNROLL group as one state: its max, then the sum of exp(x - max) over the group in
+    # order (exactly 0 where the max is -inf: every element -inf or masked), combined once. One exp
+    # an element instead of two: on an H200 logsumexp bf16 4096 x 32000 95.5 -> 81.0 us, 1024 x
+    # 151936 114.4 -> 97.0, f32 0.91-0.99x, its cols kernels 0.71-1.00x (runs 162 and 165,
+    # docs/gpu_2026_11_28/README.md; plan.plan_cuda says where it is taken).
+    group="tl.maximum({a}, {b}, propagate_nan=tl.PropagateNan.ALL)",
+    # (0.0 + e is e: the first term's bits, and the cols kernels' walk starts its max from -inf)
+    group_sum=("0.0", "{g} + _rg_exp({v} - {gm})", "tl.where({gm} == float(\"-inf\"), 0.0, {g})"),
+    group_doc=("The group's state for each lane: its max M, then the sum of exp(x - M) over its",
+               "elements in order (0 where M is -inf), combined into the lane's state once."),
+    group_exact=False,
+    group_rule=("in the chunk walks (the rows and the cols kernels') lane j takes its tiles in groups of "
+                "UNROLL (8; the cols kernels' COLS_UNROLL, 8 too) consecutive tiles from the "
+                "chunk's start, as long as a group's every tile starts inside the chunk, then the rest one by "
+                "one: a group becomes one (max, sum) state, M = the max of its elements (NaN propagating, "
+                "left to right), S = exp(x_0 - M) + exp(x_1 - M) + ... summed left to right over its "
+                "elements, or exactly 0 where M is -inf, which then combines into the lane's state with "
+                "this combine; an element past the chunk is -inf and adds exactly 0 where M is finite; a "
+                "+inf element makes exp(inf - inf) = NaN, a NaN propagates. UNROLL and the group boundaries "
+                "are fixed by the module and the chunk, whatever the batch"),
     lean_rule=("the same combine written with one exp: the side holding the max m is rescaled by "
                "exp(m - m) = exp(0) = 1 exactly (every exp of the module is one function, and that of 0 is "
                "1), so only the other side's exp(lo - m), lo = min(m1, m2), is computed; s * 1 = s and a "

@@ -157,11 +157,19 @@ class ReductionCtx:
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
     lean: bool = False  # the row kernel may combine with `_<combiner>_lean` (plan.Plan.row_lean)
     pads: str = ""  # the state's `pad` names as an argument list
-    # cuda's rows walks fold a lane's UNROLL group with `group` (combiners.Combiner.group, over `{a}`,
-    # `{b}`; "" none; macros.j2 `group_fold` names its values `<name>_gv`, `_gm`, `_gi`);
+    # cuda's rows walks fold a lane's UNROLL group (macros.j2 `group_fold`): `group` the extreme of
+    # two values (combiners.Combiner.group, over `{a}`, `{b}`; "" none) folded over the group's
+    # values `<name>_gv` into `<name>_gm`; `group_state` the lines computing the state's other
+    # component, named here, but for the walk's `{w}` and `{lv}`; `group_args` the group's state;
     # `group_lifts` the element's value masked to the identity, per kernel shape (`full_group_lifts`
     # unmasked, as `full_lifts`).
     group: str = ""
+    group_cols: bool = False  # the cols kernels' chunk walks fold it too (plan.Plan.order_groups)
+    # their sum (combiners.Combiner.group_sum): its start, one element `{v}` added, its end (named)
+    group_sum: tuple[str, ...] = ()
+    group_state: tuple[str, ...] = ()
+    group_args: str = ""
+    group_doc: tuple[str, ...] = ()
     group_lifts: dict[str, str] | None = None
     full_group_lifts: dict[str, str] | None = None
 
@@ -195,8 +203,9 @@ class StageCtx:
     # The prior reductions this stage's expressions read (the split path's partial kernel
     # loads these alone: a gather's or a mask's total may be read only by the outputs).
     reads: tuple[ReductionCtx, ...] = ()
-    # the UNROLL groups that end inside the chunk combine unmasked (plan.Plan.unmasked_stages)
-    unmasked_groups: bool = False
+    # the kernel shapes whose chunk walks combine the UNROLL groups that end inside the chunk
+    # unmasked (plan.Plan.unmasked_stages)
+    unmasked_walks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -375,6 +384,7 @@ class ModuleCtx:
     row_early_inputs: tuple[str, ...] = ()
     row_early_locals: tuple[ValueCtx, ...] = ()
     unroll: int = 0  # cuda: tiles a chunk walk loads together (the UNROLL knob's default); 0: no such code
+    unroll_orders: bool = False  # its rows walks fold groups that shape the order (plan.Plan.order_groups)
     cols_unroll: int = 0  # cuda: the cols kernels' (COLS_UNROLL); 0: no cols kernels
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
     # public launcher calls _run directly.
@@ -620,10 +630,27 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                 full_group_lifts[sh] = spec.state[0].lift.format(v=v, n=n)
                 group_lifts[sh] = f"tl.where(ok, {full_group_lifts[sh]}, {state[0].identity})"
             group = spec.group if r.combiner in grouped else ""
+            group_state, group_args, group_sum = (), "", ()
+            if group:  # (a two-component state: the extreme, then the other component)
+                gm, g = f"{own}_gm", f"{own}_g{spec.state[1].suffix}"
+                lines = spec.group_state
+                if spec.group_sum:  # the rows walks' sum over the held values; the cols kernels' below
+                    start, add, end = spec.group_sum
+                    lines = (f"{{g}} = {start}", "for u in tl.static_range(UNROLL):",
+                             "    {g} = " + add.replace("{v}", "{gv}[u]"), "{g} = " + end)
+                    group_sum = (f"{g} = {start}", f"{g} = " + add.format(g=g, gm=gm, v="{v}"),
+                                 f"{g} = " + end.format(g=g, gm=gm))
+                group_state = tuple(line.format(gv=f"{own}_gv", gm=gm, g=g, identity=state[1].identity,
+                                                dtype=state[1].dtype, w="{w}", lv="{lv}")
+                                    for line in lines)
+                group_args = f"{gm}, {g}"
             out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
                                     lifts, full_lifts, tree, r.loc.line, r.combiner in lean,
                                     pads=", ".join(st.pad for st in state), group=group,
+                                    group_cols=bool(group) and not spec.group_exact, group_sum=group_sum,
+                                    group_state=group_state, group_args=group_args,
+                                    group_doc=spec.group_doc if group else (),
                                     group_lifts=group_lifts if group else None,
                                     full_group_lifts=full_group_lifts if group else None))
     return out
@@ -676,7 +703,10 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             inputs=tuple(names("input", i) for i in inputs),
             elem_locals=_elem_locals(op, elem, shapes, names),
             row_locals=_row_locals(op, exprs, s, names),
-            unmasked_groups=s in plan.unmasked_stages,
+            # an order-free (index) combiner's elements combine unmasked only where its groups fold,
+            # in the rows walks (plan.Plan.unmasked_stages)
+            unmasked_walks=() if s not in plan.unmasked_stages else ("rows",) if any(
+                combiners.get(rc.combiner).order_free for rc in mine) else ("rows", "cols"),
         ))
     outputs = tuple(_output(op, o, shapes, names) for o in op.outputs)
     mapped_exprs = [o.expr for o in op.mapped]
@@ -775,7 +805,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,
-        row_tiles=plan.row_tiles, row_min=plan.row_min, unroll=plan.unroll, cols_unroll=plan.cols_unroll,
+        row_tiles=plan.row_tiles, row_min=plan.row_min, unroll=plan.unroll, unroll_orders=bool(plan.order_groups),
+        cols_unroll=plan.cols_unroll,
         replay_knobs=_knob_tuple(knobs),
         tuned=_tuned(op, plan.target, knobs),
         row_inputs=row_inputs, row_extra=row_extra,

@@ -87,13 +87,17 @@ ROW_STACK_MAX = 8
 # cuda: tiles a chunk walk loads at once (more loads in flight per program). On an H100 over 36
 # points (sum, amax, argmax, logsumexp, softmax at rows x N up to 4096 x 32000 and 1 x 151936),
 # geomean torch / redgen: 1 tile 1.27, 2: 1.33, 4: 1.37, 8: 1.41 (benchmarks/unroll_sweep.py,
-# docs/gpu_2026_11_23/row_kernel.md), bits equal for every value at all 48 points.
+# docs/gpu_2026_11_23/row_kernel.md), bits equal for every value at all 48 points. A group's tiles
+# load at constant offsets from one 64-bit base (macros.j2 `chunk`): on an H200 the issue-bound
+# walks 0.93-0.95x the time (argmax bf16 1024 x 151936 112.8 -> 105.7 us, logsumexp 0.93), the
+# others within noise (run 160, docs/gpu_2026_11_28/README.md).
 UNROLL = 8
 # cuda's cols kernels ([LANES, BLOCK_K] tiles, 16x a rows tile at BLOCK_K 16) load one tile at a
 # time: a group of 8 such tiles is 16x the registers of a rows kernel's group. With the shuffle
 # lane trees and a block fitted to small K (templates/common/macros.j2) the cols kernels went,
 # on an H100 over 120 points (docs/gpu_2026_11_23/cols_rows.md, bits equal at all of them), from
 # a geomean of 0.24-0.62x torch to 0.96-2.9x (softmax f32 2048 x 2048 x 4: 4084 -> 82 us).
+# 8 where softmax_stats folds its groups (group_walk): the cols walks fold the rows walks' groups.
 COLS_UNROLL = 1
 # cuda's cols kernels meet their lanes in tl.split's form of the pairwise tree at column blocks of
 # at least this many columns, in two-element tl.reduce's below (the same pairs: the same bits).
@@ -496,7 +500,11 @@ class Plan:
     # of 4096-151936, every result torch's), with the groups that end inside the chunk unmasked
     # (unmasked_stages): bf16 0.65-0.98x the time (geomean 0.77; 4096 x 16384 73.2 -> 49.0 us, 1024 x
     # 151936 168.5 -> 112.4), f32 0.78-0.96x (geomean 0.86). Not in the cols kernels' walks
-    # (COLS_UNROLL 1: a group of one tile) nor their own walks.
+    # (COLS_UNROLL 1: a group of one tile) nor their own walks. softmax_stats' fold (one state a
+    # group, one exp an element; run 161) changes the bits (Combiner.group_exact False): the groups
+    # are then part of the order (`order_groups`), folded in the cols kernels' chunk walks too
+    # (COLS_UNROLL is UNROLL there), and taken only by a spec without a row kernel whose walk is the
+    # whole op (plan_cuda): logsumexp.
     group_walk: tuple[str, ...] = ()
     # cuda: the combiners whose row-kernel combine may take their lean form (combiners.Combiner.
     # lean_body: the same function bit for bit), which the launcher picks per call (16-bit
@@ -509,6 +517,12 @@ class Plan:
     # of every chunk, so more warps hold a row without copies), where its rows stack chunks and
     # nothing reads an element's position (its tiles count positions from their chunk's start).
     row_across: bool = False
+
+    @property
+    def order_groups(self) -> tuple[str, ...]:
+        """The combiners whose rows walks fold groups of UNROLL tiles with other bits than combining
+        them one by one: UNROLL then shapes their order (the certificate states it)."""
+        return tuple(c for c in self.group_walk if not combiners.get(c).group_exact)
 
     @property
     def row_holds_short(self) -> bool:
@@ -584,6 +598,19 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     held = row_max if rereads else ROW_ONCE_MAX if once else 0
     row_tiles = (min(ROW_TILES, held // order.lanes.eval({}))
                  if held and op.before and not op.reduce_axes and order.lanes.is_const() else 0)
+    # The combiners whose chunk walks fold UNROLL groups (group_walk). One whose fold gives other
+    # bits than its combine of each element: only where no row kernel holds the row (which combines
+    # each element, and the forced walks must give its bits at rows of 8 tiles), and in a spec whose
+    # walk is the whole op (one reduction, no output over the reduce axis: logsumexp). Run 165 timed
+    # softmax and log_softmax folded with their cols kernels' output sweeps loading 8 tiles too:
+    # log_softmax f32 64 x 40000 x 16 165.7 -> 1048 us, softmax f32 4 x 151936 x 8 23.1 -> 41.7, while
+    # their rows walks gained (0.91-0.99x); cross_entropy's cols kernels were not timed folded.
+    whole = not op.mapped and len(op.reductions) == 1
+    groups = tuple(sorted({c for c in order.combiners if combiners.get(c).group
+                           and (combiners.get(c).group_exact or (not row_tiles and whole))}))
+    # the cols kernels fold such groups too (a row's bits must not depend on K), so their
+    # COLS_UNROLL is the rows walks' UNROLL there
+    inexact = any(not combiners.get(c).group_exact for c in groups)
     row_stack = _row_stack(order, row_tiles)
     short_tile = _short_tile_pays(order)  # cols kernels, and the rows kernel's walk or the row kernel
     free_cols = bool(op.after) and all(combiners.get(c).order_free for c in order.combiners)
@@ -593,7 +620,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, row_min=ROW_ONCE_MIN if once and row_tiles else 0,
-        unroll=UNROLL, cols_unroll=COLS_UNROLL if op.after else 0,
+        unroll=UNROLL, cols_unroll=(UNROLL if inexact else COLS_UNROLL) if op.after else 0,
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
         cols_short_block=COLS_SHORT_BLOCK if short_block else 0,
         cols_short_tiles=COLS_SHORT_TILES if short_block else 0,
@@ -609,7 +636,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
             combiners.get(r.combiner).order_free and not combiners.get(r.combiner).group
             for r in op.reductions if r.stage == s)),
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
-        group_walk=tuple(sorted({c for c in order.combiners if combiners.get(c).group})),
+        group_walk=groups,
         row_stack=row_stack, row_across=row_stack > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "

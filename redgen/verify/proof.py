@@ -248,7 +248,8 @@ def prove(plan: Plan) -> Certificate:
         f"order of {outs}: {reduce_axis} in tiles of {lanes}, {chunk_words}; inside a chunk lane j combines "
         f"elements j, j+{lanes}, ... in order, {tree_words}, in {o.acc}; "
         f"independent of {', '.join(independent)}"
-    ) + "".join(f"; {c} combines {combiners.get(c).rule}" for c in arg)
+    ) + "".join(f"; {c} combines {combiners.get(c).rule}" for c in arg) + "".join(
+        f"; {c}: {combiners.get(c).group_rule}" for c in plan.order_groups)
     short = plan.op.schedule.short
     if short is not None:
         # The other op's order is its own certificate's; which op computes a row compares the
@@ -266,6 +267,8 @@ def prove(plan: Plan) -> Certificate:
     }
     if free and not all_free:
         order["free_trees"] = free
+    if plan.order_groups:  # (kept out of the other certificates, which stay as they were)
+        order["groups"] = {c: plan.unroll for c in plan.order_groups}
     if short is not None:
         order["short"] = {"max": short.bound, "op": short.op, "spec_sha256": short.digest}
     if arg:  # (kept out of value-only certificates, which stay as they were)
@@ -317,6 +320,9 @@ def prove(plan: Plan) -> Certificate:
                + "): groups of tiles that all "
                "start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
                "same operations (the empirical check's forced paths load one at a time and are compared)"
+               + (f"; but for the groups of {', '.join(plan.order_groups)}, which the order states: UNROLL "
+                  f"(and COLS_UNROLL) is fixed at {plan.unroll} by the module there, and the forced paths keep it"
+                  if plan.order_groups else "")
                + ("; a group that ends inside the chunk combines its elements unmasked, where no index "
                   "combiner reduces" + (" or, in the rows walks alone, where each that does folds its groups"
                                         if plan.group_walk else "")
@@ -325,7 +331,7 @@ def prove(plan: Plan) -> Certificate:
               if plan.unroll else ()),
             *(f"the rows walks' UNROLL groups of {c} (group_walk): {combiners.get(c).group_rule}; the empirical "
               f"check's forced paths (groups of one tile) are compared with the natural call"
-              for c in plan.group_walk),
+              for c in plan.group_walk if c not in plan.order_groups),
             *((f"a walk (the cols kernels', and the rows kernel's or, where the op has one, the row kernel's) of a "
                f"row of at most {lanes // 2} elements (SHORT_TILE_MAX) in TILE lanes, the power of two holding the row, "
                f"not {lanes}, with more rows or columns a program: each chunk is then one tile of either walk, "
