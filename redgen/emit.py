@@ -157,10 +157,11 @@ class ReductionCtx:
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
     lean: bool = False  # the row kernel may combine with `_<combiner>_lean` (plan.Plan.row_lean)
     pads: str = ""  # the state's `pad` names as an argument list
-    # cuda's rows walks fold a lane's UNROLL group (macros.j2 `group_fold`): `group` the extreme of
-    # two values (combiners.Combiner.group, over `{a}`, `{b}`; "" none) folded over the group's
-    # values `<name>_gv` into `<name>_gm`; `group_state` the lines computing the state's other
-    # component, named here, but for the walk's `{w}` and `{lv}`; `group_args` the group's state;
+    # cuda's rows walks (the cols kernels' too where `group_cols`) fold a lane's UNROLL group
+    # (macros.j2 `group_fold`, `group_reload`): `group` the extreme of two values
+    # (combiners.Combiner.group, over `{a}`, `{b}`; "" none) folded over the group's values
+    # `<name>_gv` into `<name>_gm`; `group_state` the lines computing the state's other component,
+    # named here, but for the walk's `{w}` and `{lv}`; `group_args` the group's state;
     # `group_lifts` the element's value masked to the identity, per kernel shape (`full_group_lifts`
     # unmasked, as `full_lifts`).
     group: str = ""
@@ -384,7 +385,7 @@ class ModuleCtx:
     row_early_inputs: tuple[str, ...] = ()
     row_early_locals: tuple[ValueCtx, ...] = ()
     unroll: int = 0  # cuda: tiles a chunk walk loads together (the UNROLL knob's default); 0: no such code
-    unroll_orders: bool = False  # its rows walks fold groups that shape the order (plan.Plan.order_groups)
+    unroll_orders: bool = False  # its walks fold groups that shape the order (plan.Plan.order_groups)
     cols_unroll: int = 0  # cuda: the cols kernels' (COLS_UNROLL); 0: no cols kernels
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
     # public launcher calls _run directly.

@@ -520,8 +520,8 @@ class Plan:
 
     @property
     def order_groups(self) -> tuple[str, ...]:
-        """The combiners whose rows walks fold groups of UNROLL tiles with other bits than combining
-        them one by one: UNROLL then shapes their order (the certificate states it)."""
+        """The combiners whose walks fold groups of UNROLL tiles with other bits than combining them
+        one by one: UNROLL then shapes their order (the certificate states it)."""
         return tuple(c for c in self.group_walk if not combiners.get(c).group_exact)
 
     @property

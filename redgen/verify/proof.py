@@ -325,7 +325,7 @@ def prove(plan: Plan) -> Certificate:
                   if plan.order_groups else "")
                + ("; a group that ends inside the chunk combines its elements unmasked, where no index "
                   "combiner reduces" + (" or, in the rows walks alone, where each that does folds its groups"
-                                        if plan.group_walk else "")
+                                        if any(combiners.get(c).order_free for c in plan.group_walk) else "")
                   + " (the mask holds there for every row that is stored)"
                   if plan.unmasked_stages else ""),)
               if plan.unroll else ()),
