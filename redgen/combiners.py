@@ -106,7 +106,8 @@ class Combiner:
     # Or component 1 as a sum over the group's elements: (its start, one element `{v}` added to
     # `{g}`, the end), which the cols kernels' walks compute from a second load of the group's
     # tiles, one [LANES, BLOCK_K] tile in registers at a time (the form run 165 timed), the rows
-    # walks over the held values.
+    # walks over the held values. A combiner whose fold is not exact needs it: its cols kernels
+    # must fold the same groups.
     group_sum: tuple[str, str, str] = ()
     group_rule: str = ""
     group_doc: tuple[str, ...] = ()  # the comment above the fold

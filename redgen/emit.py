@@ -157,7 +157,7 @@ class ReductionCtx:
     line: int = 0  # the spec line of the reduce statement (`# spec:LINE`)
     lean: bool = False  # the row kernel may combine with `_<combiner>_lean` (plan.Plan.row_lean)
     pads: str = ""  # the state's `pad` names as an argument list
-    # cuda's rows walks (the cols kernels' too where `group_cols`) fold a lane's UNROLL group
+    # cuda's rows walks (the cols kernels' too where `group_sum`) fold a lane's UNROLL group
     # (macros.j2 `group_fold`, `group_reload`): `group` the extreme of two values
     # (combiners.Combiner.group, over `{a}`, `{b}`; "" none) folded over the group's values
     # `<name>_gv` into `<name>_gm`; `group_state` the lines computing the state's other component,
@@ -165,8 +165,8 @@ class ReductionCtx:
     # `group_lifts` the element's value masked to the identity, per kernel shape (`full_group_lifts`
     # unmasked, as `full_lifts`).
     group: str = ""
-    group_cols: bool = False  # the cols kernels' chunk walks fold it too (plan.Plan.order_groups)
-    # their sum (combiners.Combiner.group_sum): its start, one element `{v}` added, its end (named)
+    # the sum (combiners.Combiner.group_sum): its start, one element `{v}` added, its end (named);
+    # the cols kernels' walks fold these groups too (group_reload)
     group_sum: tuple[str, ...] = ()
     group_state: tuple[str, ...] = ()
     group_args: str = ""
@@ -649,7 +649,7 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
                                     lifts, full_lifts, tree, r.loc.line, r.combiner in lean,
                                     pads=", ".join(st.pad for st in state), group=group,
-                                    group_cols=bool(group) and not spec.group_exact, group_sum=group_sum,
+                                    group_sum=group_sum,
                                     group_state=group_state, group_args=group_args,
                                     group_doc=spec.group_doc if group else (),
                                     group_lifts=group_lifts if group else None,
