@@ -118,6 +118,10 @@ class Combiner:
     # row (plan.plan_cuda), whose combine of every element the empirical check's forced walks must
     # reproduce bit for bit.
     group_exact: bool = True
+    # combine(a, a) is a for every state a (max, min: NaN propagating, a NaN stays one): a reduction of
+    # this combiner over an expression that does not vary along the reduce axis gives each chunk
+    # that expression (cuda's direct partials, plan.Plan.direct).
+    idempotent: bool = False
 
     @property
     def arity(self) -> int:
@@ -168,11 +172,11 @@ def _softmax_stats_ref(v):
 
 
 def _value(name: str, identity: str, expr: str, rule: str, ref, empty_raises: bool,
-           commutative: bool = False) -> Combiner:
+           commutative: bool = False, idempotent: bool = False) -> Combiner:
     return Combiner(
         name=name, state=(Component("", "f32", identity, "{v}"),), results=(0,), index=False,
         empty_raises=empty_raises, body=(f"return {expr}",), doc=(), kind="value", rule=rule,
-        ub_extra=0, reference=lambda v: (ref(v),), commutative=commutative,
+        ub_extra=0, reference=lambda v: (ref(v),), commutative=commutative, idempotent=idempotent,
     )
 
 
@@ -347,9 +351,9 @@ COMBINERS: dict[str, Combiner] = {c.name: c for c in (
     # special f32 patterns and 2^20 random pairs, f32 and from bf16/f16 values: H100
     # (docs/gpu_2026_11_25/README.md, run 5) and H200 (docs/gpu_2026_11_26/README.md, run 1).
     _value("max", NEG_INF, "tl.maximum(a0, b0, propagate_nan=tl.PropagateNan.ALL)", "maximum, NaN propagates",
-           lambda v: v.amax(dim=1, keepdim=True), True, commutative=True),
+           lambda v: v.amax(dim=1, keepdim=True), True, commutative=True, idempotent=True),
     _value("min", POS_INF, "tl.minimum(a0, b0, propagate_nan=tl.PropagateNan.ALL)", "minimum, NaN propagates",
-           lambda v: v.amin(dim=1, keepdim=True), True, commutative=True),
+           lambda v: v.amin(dim=1, keepdim=True), True, commutative=True, idempotent=True),
     _arg("argmax"),
     _arg("argmin"),
     SOFTMAX_STATS,

@@ -55,7 +55,9 @@ from redgen.plan import (
     ROWS_TILE_ELEMS,
     SHORT_TILE_MIN,
     Plan,
+    gather_refs,
 )
+from redgen.plan import direct_kind as plan_direct_kind
 
 
 def template_root() -> Path:
@@ -173,6 +175,10 @@ class ReductionCtx:
     group_doc: tuple[str, ...] = ()
     group_lifts: dict[str, str] | None = None
     full_group_lifts: dict[str, str] | None = None
+    # cuda's direct partial (plan.Plan.direct): the lines computing the chunk partial from the row's
+    # values (`<input>_r`, StageCtx.row_loads) and the chunk's bounds c0, c1 in either kernel shape,
+    # with no walk; None: walked
+    direct: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -207,6 +213,11 @@ class StageCtx:
     # the kernel shapes whose chunk walks combine the UNROLL groups that end inside the chunk
     # unmasked (plan.Plan.unmasked_stages)
     unmasked_walks: tuple[str, ...] = ()
+    # cuda's chunk walks: the reductions they combine element by element (those not `direct`) and
+    # the inputs those read; the direct partials' row values, one load a row (`<input>_r`)
+    walked: tuple[ReductionCtx, ...] = ()
+    walk_inputs: tuple[str, ...] = ()
+    row_loads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -594,7 +605,8 @@ _WORKSPACE = {"f32": "ws", "index": "iws"}
 
 
 def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Target,
-                lean: tuple[str, ...] = (), grouped: tuple[str, ...] = ()) -> list[ReductionCtx]:
+                lean: tuple[str, ...] = (), grouped: tuple[str, ...] = (),
+                direct_names: tuple[str, ...] = ()) -> list[ReductionCtx]:
     """Every reduction's state, named and placed (its workspace rows), stage by stage; each
     element lifted into a state as its combiner's record says. An index component takes the
     target's index type and identity (targets.Target.index_*).
@@ -645,6 +657,9 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                                 dtype=state[1].dtype, w="{w}", lv="{lv}")
                                     for line in lines)
                 group_args = f"{gm}, {g}"
+            direct = None
+            if r.name in direct_names:
+                direct = _direct_part(op, r, names, own, state[0])
             out.append(ReductionCtx(own, i, r.combiner, tuple(state), ", ".join(st.acc for st in state),
                                     ", ".join(st.part for st in state), ", ".join(st.tot for st in state),
                                     lifts, full_lifts, tree, r.loc.line, r.combiner in lean,
@@ -653,8 +668,39 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                     group_state=group_state, group_args=group_args,
                                     group_doc=spec.group_doc if group else (),
                                     group_lifts=group_lifts if group else None,
-                                    full_group_lifts=full_group_lifts if group else None))
+                                    full_group_lifts=full_group_lifts if group else None,
+                                    direct=direct))
     return out
+
+
+def _row_inputs(op: ir.Op, r: ir.Reduction) -> list[str]:
+    """The inputs a direct reduction reads a row's value of: a gather's index, a constant's inputs."""
+    return [gather_refs(r)[1]] if plan_direct_kind(op, r) == "gather" else inputs_read(r.expr, op)
+
+
+def _row_load(op: ir.Op, i: str, names: Names) -> str:
+    """`<input>_r`, a row's (or a column's) value of an input without the reduce axis: at position
+    0, where the launcher's stride along the axis is 0 for such an input. A float input widened."""
+    own = names("input", i)
+    load = f"tl.load({own}_ptr + row_{own}, mask=row_ok, other=0)"
+    integer = next(x for x in op.inputs if x.name == i).integer
+    return f"{own}_r = {load}" + ("" if integer else ".to(tl.float32)")
+
+
+def _direct_part(op: ir.Op, r: ir.Reduction, names: Names, own: str, state: StateCtx) -> tuple[str, ...]:
+    """A direct reduction's chunk partial (plan.direct_kind), the same lines in either kernel shape
+    (row_<input> and row_ok are a row's, or a column's, there). A gather loads the element at t
+    where the chunk holds it: the one element its walk selects, -inf where none is. A constant is
+    its expression over the row's values: what each element of the chunk gives, and max(a, a) = a
+    (c0 < c1 holds for every chunk; the fused kernels' whole row [0, N) of an empty row fails it)."""
+    if plan_direct_kind(op, r) == "gather":
+        x, t = (names("input", n) for n in gather_refs(r))
+        return (f"{own}_hit = row_ok & ({t}_r >= c0) & ({t}_r < c1)",
+                f"{state.part} = tl.where({own}_hit, tl.load({x}_ptr + (row_{x} + {t}_r * s_{x}_n), "
+                f"mask={own}_hit, other=0.0).to(tl.float32), {state.identity})")
+    base = _namer(op, None, names)
+    v = render(r.expr, lambda ref: f"{names('input', ref.name)}_r" if ref.kind == "input" else base(ref))
+    return (f"{state.part} = tl.where(row_ok & (c0 < c1), {v}, {state.identity})",)
 
 
 _OWN_TREE = ("The lanes of each row meet as the combiner's record says (redgen/combiners.py),",
@@ -690,7 +736,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     op = plan.op
     names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
-    reductions = _reductions(op, shapes, names, targets.get(plan.target), plan.row_lean, plan.group_walk)
+    reductions = _reductions(op, shapes, names, targets.get(plan.target), plan.row_lean, plan.group_walk,
+                             plan.direct)
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)
@@ -698,7 +745,12 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         exprs = [op.reductions[rc.index].expr for rc in mine]
         elem = [v for v in locals_read(exprs, op) if v.per_element]
         inputs = sorted({i for e in exprs for i in inputs_read(e, op)}, key=[x.name for x in op.inputs].index)
+        walked = tuple(rc for rc in mine if rc.direct is None)
+        walk_inputs = {i for rc in walked for i in inputs_read(op.reductions[rc.index].expr, op)}
+        row_read = {i for rc in mine if rc.direct is not None for i in _row_inputs(op, op.reductions[rc.index])}
         stages.append(StageCtx(
+            walked=walked, walk_inputs=tuple(names("input", i) for i in inputs if i in walk_inputs),
+            row_loads=tuple(_row_load(op, i, names) for i in inputs if i in row_read),
             reads=tuple(rc for rc in prior if op.reductions[rc.index].name in reductions_read(exprs, op)),
             index=s, last=s == op.stages - 1, reductions=mine, prior=prior,
             inputs=tuple(names("input", i) for i in inputs),

@@ -22,6 +22,11 @@ DEFAULT_LANES = 512  # reduce tile when the spec gives none
 DEFAULT_WARPS = 4
 DEFAULT_BLOCK_K = 16
 FINISH_BLOCK = 128  # rows per program of the split path's finish (the reduced outputs' pass)
+# cuda: the rows kernel's rows a program where every reduction is direct (Plan.direct: no chunk is
+# walked, a row is a load or two): one a thread, as the finish pass. With one row a program nll_loss
+# bf16 4096 x 32000 took 3.6 us on an H200 (run 168; torch 2.9): two waves of programs, each waiting
+# on two dependent loads.
+DIRECT_BLOCK = 128
 # cuda: the launcher takes the split path (a program per chunk of a row, one launch a stage)
 # below SPLIT_BELOW batch programs per chunk after a row's first: `programs < SPLIT_BELOW *
 # (num_chunks - 1)`. Constants, not a device query: the choice never changes the order (see
@@ -518,6 +523,18 @@ class Plan:
     # nothing reads an element's position (its tiles count positions from their chunk's start).
     row_across: bool = False
 
+    # cuda: the reductions whose chunk partial each chunk computes directly, without walking its
+    # elements (direct_kind): a gather `x[t]` (a max over where(position == t, x, -inf): the element
+    # at t where the chunk holds t, else -inf) and an idempotent combiner's reduction of an
+    # expression that does not vary along the reduce axis (cross_entropy's `max(t == ignore_index)`:
+    # that expression). The partial the chunk's lanes and tree would give, bit for bit, for a load
+    # or two a row. Where no row kernel or one-lane cols walk holds the row (their walks combine
+    # every reduction). On an H200 (run 167, docs/gpu_2026_11_28/README.md): cross_entropy bf16 4096
+    # x 32000 took 413 us walking them (torch 250; three combines, two 64-bit compares and a target
+    # load an element), 105 us with them direct (91 with its softmax_stats folded, group_walk);
+    # nll_loss, which walked only them, 275 us -> 5.2 (torch 3.0).
+    direct: tuple[str, ...] = ()
+
     @property
     def order_groups(self) -> tuple[str, ...]:
         """The combiners whose walks fold groups of UNROLL tiles with other bits than combining them
@@ -598,27 +615,36 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     held = row_max if rereads else ROW_ONCE_MAX if once else 0
     row_tiles = (min(ROW_TILES, held // order.lanes.eval({}))
                  if held and op.before and not op.reduce_axes and order.lanes.is_const() else 0)
-    # The combiners whose chunk walks fold UNROLL groups (group_walk). One whose fold gives other
-    # bits than its combine of each element: only where no row kernel holds the row (which combines
-    # each element, and the forced walks must give its bits at rows of 8 tiles), and in a spec whose
-    # walk is the whole op (one reduction, no output over the reduce axis: logsumexp). Run 165 timed
-    # softmax and log_softmax folded with their cols kernels' output sweeps loading 8 tiles too:
-    # log_softmax f32 64 x 40000 x 16 165.7 -> 1048 us, softmax f32 4 x 151936 x 8 23.1 -> 41.7, while
-    # their rows walks gained (0.91-0.99x); cross_entropy's cols kernels were not timed folded.
-    whole = not op.mapped and len(op.reductions) == 1
-    groups = tuple(sorted({c for c in order.combiners if combiners.get(c).group
-                           and (combiners.get(c).group_exact or (not row_tiles and whole))}))
-    # the cols kernels fold such groups too (a row's bits must not depend on K), so their
-    # COLS_UNROLL is the rows walks' UNROLL there
-    inexact = any(not combiners.get(c).group_exact for c in groups)
     row_stack = _row_stack(order, row_tiles)
     short_tile = _short_tile_pays(order)  # cols kernels, and the rows kernel's walk or the row kernel
     free_cols = bool(op.after) and all(combiners.get(c).order_free for c in order.combiners)
     # a one-read op's cols kernels: one stage, no output over the reduce axis (short rows' walks)
     one_read = short_tile and bool(op.after) and op.stages == 1 and not op.mapped
+    cols_stack = (one_read and not free_cols and len(op.inputs) == 1 and not op.locals and not op.reduce_axes
+                  and not _reads_position(op))
+    direct = () if row_tiles or cols_stack else tuple(r.name for r in op.reductions if direct_kind(op, r))
+    # The combiners whose chunk walks fold UNROLL groups (group_walk). One whose fold gives other
+    # bits than its combine of each element: only where no row kernel holds the row (which combines
+    # each element, and the forced walks must give its bits at rows of 8 tiles), and in a spec whose
+    # walk is the whole op (one walked reduction, the others direct; no output over the reduce axis:
+    # logsumexp, cross_entropy). Run 165 timed softmax and log_softmax folded with their cols kernels'
+    # output sweeps loading 8 tiles too: log_softmax f32 64 x 40000 x 16 165.7 -> 1048 us, softmax f32
+    # 4 x 151936 x 8 23.1 -> 41.7, while their rows walks gained (0.91-0.99x). cross_entropy folded
+    # (run 167, its targets direct): 0.86-0.95x the time of its rows walks (bf16 4096 x 32000 104.7 ->
+    # 90.9 us), 0.72-0.98x of its cols kernels'.
+    walked = [r for r in op.reductions if r.name not in direct]
+    if not walked:
+        kernels[0] = Kernel("rows", "K == 1", DIRECT_BLOCK, sym.cdiv(m, sym.const(DIRECT_BLOCK)), warps)
+    whole = not op.mapped and len(walked) == 1
+    groups = tuple(sorted({c for c in {r.combiner for r in walked} if combiners.get(c).group
+                           and (combiners.get(c).group_exact or (not row_tiles and whole))}))
+    # the cols kernels fold such groups too (a row's bits must not depend on K), so their
+    # COLS_UNROLL is the rows walks' UNROLL there
+    inexact = any(not combiners.get(c).group_exact for c in groups)
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
-        split_below=SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
+        # where every reduction is direct no chunk is walked: the split path would only add a launch
+        split_below=0 if len(direct) == len(op.reductions) else SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, row_min=ROW_ONCE_MIN if once and row_tiles else 0,
         unroll=UNROLL, cols_unroll=(UNROLL if inexact else COLS_UNROLL) if op.after else 0,
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
@@ -629,14 +655,13 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         cols_tile_elems=COLS_TILE_ELEMS if one_read else 0,
         free_trees=tuple(sorted({c for c in order.combiners if combiners.get(c).order_free})),
         free_cols=free_cols,
-        cols_stack=(one_read and not free_cols and len(op.inputs) == 1 and not op.locals and not op.reduce_axes
-                    and not _reads_position(op)),
+        cols_stack=cols_stack,
         pair_trees=True,
         unmasked_stages=tuple(s for s in range(op.stages) if not any(
             combiners.get(r.combiner).order_free and not combiners.get(r.combiner).group
             for r in op.reductions if r.stage == s)),
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
-        group_walk=groups,
+        group_walk=groups, direct=direct,
         row_stack=row_stack, row_across=row_stack > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "
@@ -650,6 +675,37 @@ def _row_stack(order: Order, row_tiles: int) -> int:
     if not row_tiles or not order.chunk.is_const():
         return 1
     return ROW_STACK_MAX if row_tiles * order.lanes.eval({}) > order.chunk.eval({}) else 1
+
+
+def direct_kind(op: ir.Op, r: ir.Reduction) -> str:
+    """How a chunk's partial of reduction `r` may be computed without walking the chunk: "gather"
+    (check.py's form of `x[t]`: max over where(position == t, x, -inf), x a float input over the
+    reduce axis, t an integer input without it), "constant" (an idempotent combiner over an
+    expression of inputs without the reduce axis, parameters, sizes and literals), or "" (walked)."""
+    e = r.expr
+    if r.combiner == "max" and isinstance(e, ir.Apply) and e.fn == "where":
+        hit, x, miss = e.args
+        if (isinstance(hit, ir.Apply) and hit.fn == "eq" and hit.args[0] == ir.Ref("pos", r.axis)
+                and isinstance(hit.args[1], ir.Ref) and hit.args[1].kind == "input"
+                and isinstance(x, ir.Ref) and x.kind == "input" and miss == ir.Lit(float("-inf"))
+                and r.axis in _axes(op, x.name) and r.axis not in _axes(op, hit.args[1].name)):
+            return "gather"
+    if not combiners.get(r.combiner).idempotent:
+        return ""
+    for ref in ir.refs(e):
+        if ref.kind not in ("input", "param", "size") or (ref.kind == "input" and r.axis in _axes(op, ref.name)):
+            return ""
+    return "constant"
+
+
+def _axes(op: ir.Op, name: str) -> tuple[str, ...]:
+    return next(i.axes for i in op.inputs if i.name == name)
+
+
+def gather_refs(r: ir.Reduction) -> tuple[str, str]:
+    """(x, t): the spec's names of a gather reduction's input and index (direct_kind "gather")."""
+    hit, x, _ = r.expr.args
+    return x.name, hit.args[1].name
 
 
 def _reads_position(op: ir.Op) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from redgen import __version__, combiners, sym, targets
 from redgen.errors import BadSplit, BadTile, NotInvariant
-from redgen.plan import ALIGN_MAX, ORDER_FIELDS, SPLIT_BELOW_ONCE, Plan
+from redgen.plan import ALIGN_MAX, ORDER_FIELDS, SPLIT_BELOW_ONCE, Plan, direct_kind, gather_refs
 from redgen.verify.certificate import (
     BOUND,
     BOUND_TEXT,
@@ -159,9 +159,29 @@ def trusted(target: str) -> tuple[str, ...]:
 
 def _split_rule(plan: Plan) -> str:
     """When the cuda launcher takes the split path, in the certificate's words (plan.py)."""
+    if plan.split_below == 0:
+        return "the fused path at every batch size; no reduction walks a chunk, each is direct"
     if plan.split_below >= SPLIT_BELOW_ONCE:
         return "split wherever a row has several chunks and the split grid holds the batch programs"
     return f"split below {plan.split_below} batch programs per chunk after a row's first"
+
+
+def _direct_rule(plan: Plan) -> str:
+    """Why the direct chunk partials (plan.Plan.direct) are the walk's, in the certificate's words."""
+    op = plan.op
+    rs = [op.reduction(n) for n in plan.direct]
+    said = [("{}[{}]".format(*gather_refs(r)) if direct_kind(op, r) == "gather" else r.name) for r in rs]
+    return (f"the chunk partials of {', '.join(said)}, each computed from a load or two a row instead of "
+            f"a walk of the chunk (plan.Plan.direct): a gather x[t] (max over where(position == t, x, -inf)) "
+            f"is the element at t where the chunk holds t, else -inf, the one element the walk and lane tree "
+            f"select (max(-inf, a) = a); an idempotent combine (max, min) of a value that does not vary along "
+            f"the reduce axis is that value (combine(a, a) = a; a NaN stays one): the partial the chunk's walk "
+            f"gives, bit for bit, whatever the batch; the chunk combine left to right as before"
+            + ("; where no reduction of a stage walks its chunks, the fused kernels take them over one chunk "
+               "spanning the row [0, N) at once: the combine of such chunk partials left to right is that "
+               "chunk's partial (max(-inf, a) = a, max(a, a) = a), and an empty row, which has no chunk, "
+               "keeps the identity" if any(all(r.name in plan.direct for r in op.reductions if r.stage == s)
+                                             for s in range(op.stages)) else ""))
 
 
 def prove(plan: Plan) -> Certificate:
@@ -303,6 +323,7 @@ def prove(plan: Plan) -> Certificate:
                   "holds nothing and is dropped; the empirical check runs it wherever a row has 2 to "
                   f"{plan.row_stack} chunks, and without it, and compares both" if plan.row_across else ""),)
               if plan.row_tiles else ()),
+            *((_direct_rule(plan),) if plan.direct else ()),
             *(f"the row kernel's combine of {c} in its lean form (_{c}_lean: LEAN, where the input's "
                f"elements take at most ROW_LEAN_ITEMSIZE bytes and the grid holds more than ROW_FEW_PROGRAMS "
                f"programs): {combiners.get(c).lean_rule}; the empirical check compares the lean form with the "

@@ -23,8 +23,8 @@ SMOKE = "--smoke" in sys.argv
 DEV = "cpu" if SMOKE else "cuda"
 VARIANTS = {"shipped": "generated/cuda", "fold": "_scratch/v_fold6/cuda"}  # shipped: main with addr64 merged
 ROWS = {
-    "softmax": [(32, 65536), (1024, 65536), (32, 151936), (256, 151936), (1024, 151936)],
-    "log_softmax": [(32, 65536), (256, 151936), (1024, 151936)],
+    "softmax": [(4096, 8192), (4096, 32000), (32, 65536), (1024, 65536), (32, 151936), (256, 151936), (1024, 151936)],
+    "log_softmax": [(4096, 32000), (32, 65536), (256, 151936), (1024, 151936)],
     "cross_entropy": [(32, 32000), (4096, 32000), (1024, 151936)],
 }
 COLS = {  # [M, N, K] reduced over N
