@@ -120,7 +120,7 @@ class Combiner:
     group_exact: bool = True
     # combine(a, a) is a for every state a (max, min: NaN propagating, a NaN stays one): a reduction of
     # this combiner over an expression that does not vary along the reduce axis gives each chunk
-    # that expression (cuda's direct partials, plan.Plan.direct).
+    # that expression (the direct partials, plan.Plan.direct).
     idempotent: bool = False
 
     @property

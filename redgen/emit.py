@@ -175,7 +175,7 @@ class ReductionCtx:
     group_doc: tuple[str, ...] = ()
     group_lifts: dict[str, str] | None = None
     full_group_lifts: dict[str, str] | None = None
-    # cuda's direct partial (plan.Plan.direct): the lines computing the chunk partial from the row's
+    # the direct partial (plan.Plan.direct): the lines computing the chunk partial from the row's
     # values (`<input>_r`, StageCtx.row_loads) and the chunk's bounds c0, c1 in either kernel shape,
     # with no walk; None: walked
     direct: tuple[str, ...] | None = None
@@ -213,7 +213,7 @@ class StageCtx:
     # the kernel shapes whose chunk walks combine the UNROLL groups that end inside the chunk
     # unmasked (plan.Plan.unmasked_stages)
     unmasked_walks: tuple[str, ...] = ()
-    # cuda's chunk walks: the reductions they combine element by element (those not `direct`) and
+    # the chunk walks: the reductions they combine element by element (those not `direct`) and
     # the inputs those read; the direct partials' row values, one load a row (`<input>_r`)
     walked: tuple[ReductionCtx, ...] = ()
     walk_inputs: tuple[str, ...] = ()

@@ -523,13 +523,13 @@ class Plan:
     # nothing reads an element's position (its tiles count positions from their chunk's start).
     row_across: bool = False
 
-    # cuda: the reductions whose chunk partial each chunk computes directly, without walking its
+    # The reductions whose chunk partial each chunk computes directly, without walking its
     # elements (direct_kind): a gather `x[t]` (a max over where(position == t, x, -inf): the element
     # at t where the chunk holds t, else -inf) and an idempotent combiner's reduction of an
     # expression that does not vary along the reduce axis (cross_entropy's `max(t == ignore_index)`:
     # that expression). The partial the chunk's lanes and tree would give, bit for bit, for a load
-    # or two a row. Where no row kernel or one-lane cols walk holds the row (their walks combine
-    # every reduction). On an H200 (run 167, docs/gpu_2026_11_28/README.md): cross_entropy bf16 4096
+    # or two a row. cuda: where no row kernel or one-lane cols walk holds the row (their walks
+    # combine every reduction); ascend: always (its one kernel walks the chunks). On an H200 (run 167, docs/gpu_2026_11_28/README.md): cross_entropy bf16 4096
     # x 32000 took 413 us walking them (torch 250; three combines, two 64-bit compares and a target
     # load an element), 105 us with them direct (91 with its softmax_stats folded, group_walk);
     # nll_loss, which walked only them, 275 us -> 5.2 (torch 3.0).
@@ -753,7 +753,8 @@ def ub_live(t: targets.Target) -> int:
     return t.ub_bytes // 2
 
 
-def ub_usage(op: ir.Op, lanes: int, block_rows: int, t: targets.Target = targets.ASCEND) -> UBUsage:
+def ub_usage(op: ir.Op, lanes: int, block_rows: int, t: targets.Target = targets.ASCEND,
+             direct: tuple[str, ...] = ()) -> UBUsage:
     """Live bytes per program: per element of the [block_rows, lanes] tile, summed over what
     one chunk loop holds at once (the stage that holds most), for the worst input dtype.
 
@@ -763,7 +764,8 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int, t: targets.Target = targets
     reduction what its combiner's record says its other state components and combine
     temporaries take (combiners.Combiner.ub_extra: argmax/argmin 8, their int32 index
     accumulator and the masked index; softmax_stats 16, its scaled sum, the lifted 1.0
-    tile, the new max and the rescale factors).
+    tile, the new max and the rescale factors). A `direct` reduction (Plan.direct) holds no
+    tile: its partial is a row's value.
     """
     worst = None
     ints = {i.name for i in op.inputs if i.integer}  # int64 tiles, never copied to float32
@@ -771,7 +773,7 @@ def ub_usage(op: ir.Op, lanes: int, block_rows: int, t: targets.Target = targets
         per = 0
         parts = ""
         for s in range(op.stages):
-            reds = [r for r in op.reductions if r.stage == s]
+            reds = [r for r in op.reductions if r.stage == s and r.name not in direct]
             names = sorted({i for r in reds for i in inputs_read(r.expr, op)})
             locals_ = [v for v in locals_read([r.expr for r in reds], op) if v.per_element]
             load = sum(8 if name in ints else DTYPE_BYTES[dt] + (4 if dt != "f32" else 0) for name in names)
@@ -830,6 +832,9 @@ def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
     refuse_missing(op, t)
     s = op.schedule
     order = _order(op)
+    # the reductions a chunk's partial needs no walk for (Plan.direct; the persistent kernel walks
+    # the others, or no chunk where it walks none)
+    direct = tuple(r.name for r in op.reductions if direct_kind(op, r))
     tile_loc = s.loc(f"tile:{op.reduce_axis}")
     if not order.lanes.is_const():
         lanes = None  # the verifier rejects it with a counterexample
@@ -843,7 +848,7 @@ def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
                 f"{t.name}: the reduce tile {op.reduce_axis} = {lanes} is {lanes * narrow} bytes of the narrowest "
                 f"input dtype; the tail of a tile must be a multiple of {t.ub_align} bytes "
                 f"(use tile {op.reduce_axis} >= {t.ub_align // narrow})", tile_loc, op.source)
-        ub = ub_usage(op, lanes, 1, t)
+        ub = ub_usage(op, lanes, 1, t, direct)
         if not ub.fits:
             raise TargetLimit(
                 f"{t.name}: the reduce tile {op.reduce_axis} = {lanes} needs {ub.live} bytes of Unified Buffer "
@@ -852,9 +857,9 @@ def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
                 f"for double buffering); use tile {op.reduce_axis} <= "
                 f"{_pow2_floor(ub.budget // ub.bytes_per_elem)}", tile_loc, op.source)
         block_rows = 1
-        while block_rows < MAX_BLOCK_ROWS and ub_usage(op, lanes, block_rows * 2, t).fits:
+        while block_rows < MAX_BLOCK_ROWS and ub_usage(op, lanes, block_rows * 2, t, direct).fits:
             block_rows *= 2
-        ub = ub_usage(op, lanes, block_rows, t)
+        ub = ub_usage(op, lanes, block_rows, t, direct)
     # No `cores` line: the target's default budget; `cores auto` (None): queried at launch.
     cores = s.cores if s.loc("cores") is not None else t.default_cores
     if cores is not None and cores > t.max_cores:
@@ -877,7 +882,7 @@ def plan_ascend(op: ir.Op, t: targets.Target = targets.ASCEND) -> Plan:
                   "they are contiguous, otherwise one .contiguous() copy of the permuted input (always "
                   "when dims follow the reduced ones, unless the reduce axis is already the contiguous one)",
         cores=cores,
-        ub=ub,
+        ub=ub, direct=direct,
         notes=(
             f"rows per tile (BLOCK_R <= {block_rows}, chosen by the launcher from the row count) and "
             f"the kernel layout: rows are reduced independently and the lane tree is explicit",

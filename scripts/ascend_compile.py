@@ -37,7 +37,7 @@ TARGET_ARCH = "Ascend910B4"
 MISSING_CANN = re.compile(
     r"ASCEND_HOME_PATH is not set|Couldn't find executable bishengir-compile|bishengir-compile: (command )?not found")
 INT_ARGS = {"M", "N", "K", "R", "CHUNK", "NUM_CHUNKS"}
-SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "int32": "i32"}
+SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "int32": "i32", "int64": "i64"}
 
 
 def _load(path: Path):
@@ -56,8 +56,16 @@ def _kernels(mod):
             yield name, obj
 
 
-def _values(fn, dtype, block, lanes):
-    """Representative arguments, as the launcher passes them for a contiguous input."""
+def _int_inputs(mod) -> set[str]:
+    """The module's integer inputs (cross_entropy's targets): their pointers are int64."""
+    import torch
+
+    return {name for name, dts in getattr(mod, "_INPUT_DTYPES", {}).items() if all(d == torch.int64 for d in dts)}
+
+
+def _values(fn, dtype, block, lanes, ints=()):
+    """Representative arguments, as the launcher passes them for a contiguous input (an integer
+    input's pointer int64, the rest of `dtype`)."""
     import torch
 
     vals = []
@@ -70,7 +78,7 @@ def _values(fn, dtype, block, lanes):
         elif n == "LOG2_LANES":
             vals.append(int(math.log2(lanes)))
         elif n.endswith("_ptr"):
-            vals.append(torch.empty(16, dtype=dtype))
+            vals.append(torch.empty(16, dtype=torch.int64 if n[: -len("_ptr")] in ints else dtype))
         elif n.startswith("s_") and n.endswith("_n"):
             vals.append(1)  # reduce axis contiguous: the launcher guarantees it (specialized as 1)
         elif n.startswith("s_") or n in INT_ARGS:
@@ -222,7 +230,7 @@ def main(argv=None) -> int:
                     total += 1
                     label = f"{path.name}:{name} [{str(dtype).split('.')[-1]}, BLOCK={block}, LANES={mod.LANES}]"
                     t = time.time()
-                    ok, what = compile_one(fn, _values(fn, dtype, block, mod.LANES))
+                    ok, what = compile_one(fn, _values(fn, dtype, block, mod.LANES, _int_inputs(mod)))
                     print(f"{'ok  ' if ok else 'FAIL'} {label}: {what} ({time.time() - t:.1f}s)", flush=True)
                     failed += not ok
     print(f"{total - failed} passed, {failed} failed ({time.time() - t0:.0f}s)")

@@ -12,6 +12,8 @@ in f32 and bf16, and
 - checks the first row bitwise against the same row computed alone (batch 1), and with
   the grid forced to 1 persistent program (the module's CORES).
 
+cross_entropy and nll_loss take targets: rows of two chunks with a target in each (check_gather).
+
 It needs torch and triton-ascend, and imports only redgen.tolerances (torch only)
 from this checkout: no lark, z3 or jinja2. Exit 1 on any failure.
 """
@@ -79,8 +81,14 @@ REFERENCE = {
 # compiled to the adapter IR only (scripts/ascend_compile.py); their values and bitwise
 # invariance are checked under upstream Triton's interpreter (tests/test_matmul.py,
 # test_attention.py, test_language.py). A new spec not listed and without a REFERENCE fails.
-OTHER_CHECKS = {"matmul", "addmm", "bmm", "linear", "attention", "add_rms_norm", "cross_entropy", "nll_loss",
+OTHER_CHECKS = {"matmul", "addmm", "bmm", "linear", "attention", "add_rms_norm",
                 "fp8_quant", "fp8_quant_e5m2", "mean_2axes"}  # mean_2axes: no `dim` (tests/test_multi_axis.py)
+# Gathers by an integer input (x, t): their own cases below (check_gather).
+GATHERS = {
+    "cross_entropy": lambda x, t: torch.nn.functional.cross_entropy(x, t, reduction="none"),
+    "nll_loss": lambda x, t: torch.nn.functional.nll_loss(x, t, reduction="none"),
+}
+GATHER_N = 4096 + 37  # two chunks: the target in either (their partials are direct: plan.Plan.direct)
 
 
 def _load(path: Path):
@@ -115,8 +123,40 @@ def _case(mod, fn, ref_fn, xs, d, dtype) -> None:
         assert torch.equal(g, g1), "one persistent program differs bitwise from the natural grid"
 
 
+def check_gather(mod) -> list[str]:
+    """Rows [4, GATHER_N] and columns [2, GATHER_N, 3] (dim=1), targets in either chunk, one ignored
+    (loss 0): against float64 torch, and bitwise row 0 alone and one persistent program."""
+    op = mod.CERTIFICATE["op"]
+    fn, ref = getattr(mod, op), GATHERS[op]
+    errors = []
+    for shape, dtype in itertools.product([(4, GATHER_N), (2, GATHER_N, 3)], (torch.float32, torch.bfloat16)):
+        gen = torch.Generator().manual_seed(0)
+        x = torch.randn(shape, generator=gen).to(dtype)
+        tshape = (shape[0],) + shape[2:]
+        t = torch.tensor([5, 4095, 4096, GATHER_N - 1, 17, 4100][: tshape[0] * (shape[2] if len(shape) > 2 else 1)])
+        t = t.reshape(tshape)
+        t.view(-1)[1] = -100
+        where = f"{op} {tuple(shape)} dim=1 {dtype}"
+        try:
+            got = fn(x, t, dim=1)
+            assert_accurate(got, ref(x.double(), t), dtype)
+            assert got.view(-1)[1] == 0, "an ignored target's loss is not 0"
+            assert torch.equal(fn(x[:1], t[:1], dim=1), got[:1]), "row 0 alone differs bitwise from row 0 in the batch"
+            default = mod.CORES
+            mod.CORES = 1
+            try:
+                assert torch.equal(fn(x, t, dim=1), got), "one persistent program differs bitwise from the natural grid"
+            finally:
+                mod.CORES = default
+        except Exception as e:  # noqa: BLE001 - reported with the case
+            errors.append(f"{where}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+    return errors
+
+
 def check(mod) -> list[str]:
     op = mod.CERTIFICATE["op"]
+    if op in GATHERS:
+        return check_gather(mod)
     fn = getattr(mod, op)
     ref_fn = REFERENCE.get(op)
     if ref_fn is None:

@@ -123,7 +123,7 @@ def test_plan_fills_ub_and_shares_the_cuda_order():
         c = plan_spec(ROOT / "specs" / f"{op}.red", "cuda")
         assert a.order == c.order  # one order per spec: the same bits on both targets
         assert a.ub.fits and a.ub.live <= plan.ub_live(targets.ASCEND)
-        assert not plan.ub_usage(a.op, a.ub.lanes, a.ub.block_rows * 2).fits or a.ub.block_rows == plan.MAX_BLOCK_ROWS
+        assert not plan.ub_usage(a.op, a.ub.lanes, a.ub.block_rows * 2, direct=a.direct).fits or a.ub.block_rows == plan.MAX_BLOCK_ROWS
         assert a.cores == 40 and "cores" in a.kernels[0].programs.free()
         cert = verify.prove(a)  # the verifier covers the ascend plan unchanged
         assert "cores" in cert.independent_of and cert.target == "ascend"

@@ -6,7 +6,8 @@ them cost three combines, two 64-bit compares and a target load an element (cros
 4096 x 32000: 422 us on an H200, torch 252). Each chunk's partial is now the element at t where the
 chunk holds t (else -inf), and the value itself: the partial the walk gives, bit for bit. Checked
 here under the interpreter against the same spec emitted with every reduction walked, in either
-kernel, on either path, with targets at the chunks' edges, ignored and out of range.
+kernel, on either path, with targets at the chunks' edges, ignored and out of range; and the
+ascend modules (their one kernel takes the same partials) against theirs walked.
 """
 
 from __future__ import annotations
@@ -28,25 +29,25 @@ N = 2 * CHUNK + 37  # three chunks, the last ragged
 EDGES = (0, 1, CHUNK - 1, CHUNK, 2 * CHUNK - 1, 2 * CHUNK, N - 1)
 
 
+def _walked_module(root, op, target):
+    p = dataclasses.replace(plan_spec(f"specs/{op}.red", target), direct=())
+    path = root / f"walked_{target}_{op}.py"
+    path.write_text(emit_plan(p, prove_plan(p)))
+    spec = importlib.util.spec_from_file_location(f"walked_{target}_{op}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 @pytest.fixture(scope="module")
 def walked(tmp_path_factory):
     """cross_entropy and nll_loss emitted with every reduction walked (direct=()), as before."""
-    out = {}
     root = tmp_path_factory.mktemp("walked")
-    for op in ("cross_entropy", "nll_loss"):
-        p = plan_spec(f"specs/{op}.red", "cuda")
-        p = dataclasses.replace(p, direct=())
-        path = root / f"walked_{op}.py"
-        path.write_text(emit_plan(p, prove_plan(p)))
-        spec = importlib.util.spec_from_file_location(f"walked_{op}", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        out[op] = mod
-    return out
+    return {op: _walked_module(root, op, "cuda") for op in ("cross_entropy", "nll_loss")}
 
 
-def _mods(op):
-    return importlib.import_module(f"generated.cuda.{op}")
+def _mods(op, target="cuda"):
+    return importlib.import_module(f"generated.{target}.{op}")
 
 
 def _inputs(m: int, n: int, dtype, seed: int = 0):
@@ -61,7 +62,7 @@ def test_which_reductions_are_direct():
         p = plan_spec(f"specs/{op}.red", "cuda")
         assert p.direct == ("ignored", "gather0_x"), op
         assert [direct_kind(p.op, p.op.reduction(r)) for r in p.direct] == ["constant", "gather"]
-        assert not plan_spec(f"specs/{op}.red", "ascend").direct
+        assert plan_spec(f"specs/{op}.red", "ascend").direct == p.direct
     # every reduction direct: no chunk is walked, so the split path would only add a launch
     assert plan_spec("specs/nll_loss.red", "cuda").split_below == 0
     assert plan_spec("specs/cross_entropy.red", "cuda").split_below > 0
@@ -161,3 +162,23 @@ split  N fixed_size 4096
     y = mod.shifted(x, s, dim=1)
     assert_accurate(y, torch.logsumexp(x.double(), 1) + s.double() * 2, torch.float32)
     assert torch.equal(mod.shifted(x[1:2], s[1:2], dim=1), y[1:2])
+
+
+def test_ascend_takes_the_same_partials(tmp_path):
+    """The ascend module (its one persistent kernel) against the same spec walked, bit for bit, on the
+    natural grid and on one program; rows and columns."""
+    x, t = _inputs(len(EDGES), N, torch.bfloat16, seed=3)
+    t[1] = -100
+    xc, tc = x[:6].reshape(3, 2, N).transpose(1, 2).contiguous(), t[:6].reshape(3, 2)
+    for op in ("cross_entropy", "nll_loss"):
+        mod, old = _mods(op, "ascend"), _walked_module(tmp_path, op, "ascend")
+        new_fn, old_fn = getattr(mod, op), getattr(old, op)
+        y = new_fn(x, t, dim=1)
+        assert torch.equal(y, old_fn(x, t, dim=1)), op
+        assert torch.equal(new_fn(xc, tc, dim=1), old_fn(xc, tc, dim=1)), op
+        default = mod.CORES
+        mod.CORES = 1
+        try:
+            assert torch.equal(new_fn(x, t, dim=1), y), op
+        finally:
+            mod.CORES = default

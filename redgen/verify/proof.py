@@ -159,7 +159,7 @@ def trusted(target: str) -> tuple[str, ...]:
 
 def _split_rule(plan: Plan) -> str:
     """When the cuda launcher takes the split path, in the certificate's words (plan.py)."""
-    if plan.split_below == 0:
+    if plan.split_below == 0 and plan.direct:
         return "the fused path at every batch size; no reduction walks a chunk, each is direct"
     if plan.split_below >= SPLIT_BELOW_ONCE:
         return "split wherever a row has several chunks and the split grid holds the batch programs"
@@ -177,7 +177,7 @@ def _direct_rule(plan: Plan) -> str:
             f"select (max(-inf, a) = a); an idempotent combine (max, min) of a value that does not vary along "
             f"the reduce axis is that value (combine(a, a) = a; a NaN stays one): the partial the chunk's walk "
             f"gives, bit for bit, whatever the batch; the chunk combine left to right as before"
-            + ("; where no reduction of a stage walks its chunks, the fused kernels take them over one chunk "
+            + ("; where no reduction of a stage walks its chunks, the kernels that walk a row's chunks (cuda's fused ones, ascend's) take one chunk "
                "spanning the row [0, N) at once: the combine of such chunk partials left to right is that "
                "chunk's partial (max(-inf, a) = a, max(a, a) = a), and an empty row, which has no chunk, "
                "keeps the identity" if any(all(r.name in plan.direct for r in op.reductions if r.stage == s)
@@ -406,6 +406,7 @@ def prove(plan: Plan) -> Certificate:
             *((f"the walk of the reduce axes {', '.join(ra)}: {plan.copy_rule.split(': ')[0]}; the merged "
                f"position and so the order are the same",) if ra else ()),
             *plan.notes,
+            *((_direct_rule(plan),) if plan.direct else ()),
             *mapped_note(plan),
             f"batch axes ({batch}) and the core budget: they only pick which program reduces a row",
         ),
