@@ -721,7 +721,11 @@ def _short_tile_pays(order: Order) -> bool:
     lanes meet in the pairwise tree of its combine, or in any tree (an order-free combiner), so
     the LANES-lane tree is the P-lane one met level by level with subtrees of empty lanes. A
     combiner with a lane tree of its own (softmax_stats, welford: lanes rescaled to a row-wide
-    value before they are summed) keeps the LANES-lane walk."""
+    value before they are summed) keeps the LANES-lane walk. One lane has no shorter tile (rows of
+    at most half the lanes: none; a fuzzed `tile N = 1` emitted a launcher naming SHORT_TILE_MAX,
+    which it never defined)."""
+    if not order.lanes.is_const() or order.lanes.eval({}) < 2:
+        return False
     return all(not combiners.get(c).tree for c in order.combiners)
 
 

@@ -11,7 +11,7 @@ out  y[M, N, K] : like x
 acc  f32
 reduce N: (m, s) = softmax_stats(x)
 y = exp(x - m) / s
-tile   N = 512, K = 32           # N: lanes (H200 sweep, docs/gpu_2026_11_26/README.md); K: columns a cols program takes (H100, docs/gpu_2026_11_25/README.md)
+tile   N = 512, K = 16           # N: lanes (H200 sweep, docs/gpu_2026_11_26/README.md); K: columns a cols program takes (32 spilled a [512, 32] tile of (max, sum) states: 0.07-0.44x the time at 16, H200 run 170, docs/gpu_2026_11_28/README.md)
 split  N fixed_size 4096
 short  N <= 32768 : softmax_held  # rows of up to 32768 held on chip: max, then sum(exp(x - m)) (runs 12, 55-56, 64)
 warps  4
