@@ -22,6 +22,7 @@ import torch.nn.functional as F  # noqa: N812
 
 from redgen.pipeline import check_spec, emit_plan, plan_spec, prove_plan
 from redgen.plan import direct_kind
+from tests.load_source import load_source
 from tests.tolerances import assert_accurate
 
 CHUNK = 4096
@@ -31,12 +32,7 @@ EDGES = (0, 1, CHUNK - 1, CHUNK, 2 * CHUNK - 1, 2 * CHUNK, N - 1)
 
 def _walked_module(root, op, target):
     p = dataclasses.replace(plan_spec(f"specs/{op}.red", target), direct=())
-    path = root / f"walked_{target}_{op}.py"
-    path.write_text(emit_plan(p, prove_plan(p)))
-    spec = importlib.util.spec_from_file_location(f"walked_{target}_{op}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_source(root, f"walked_{target}_{op}", emit_plan(p, prove_plan(p)))
 
 
 @pytest.fixture(scope="module")
@@ -151,11 +147,7 @@ split  N fixed_size 4096
 """)
     p = plan_spec(path, "cuda")
     assert p.direct == ("b",)
-    src = tmp_path / "shifted_mod.py"
-    src.write_text(emit_plan(p, prove_plan(p)))
-    spec = importlib.util.spec_from_file_location("shifted_mod", src)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_source(tmp_path, "shifted_mod", emit_plan(p, prove_plan(p)))
     g = torch.Generator().manual_seed(2)
     x, s = torch.randn(3, 5000, generator=g), torch.randn(3, generator=g)
     s[1] = -0.0

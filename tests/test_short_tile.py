@@ -18,6 +18,7 @@ import torch
 from redgen import plan
 from redgen.pipeline import build_spec
 from tests.launch_spy import launches
+from tests.load_source import load_source
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -225,17 +226,11 @@ def test_the_empirical_check_compares_the_short_walk_with_the_lanes_walk(tampere
 def test_one_lane_has_no_short_tile(tmp_path):
     """`tile N = 1` (the fuzzer's g717): rows of at most half a lane are none, so no TILE walk; the
     launcher had named SHORT_TILE_MAX, which it never defined (a NameError at the first call)."""
-    import importlib.util
-
     spec = tmp_path / "one_lane.red"
     spec.write_text("op one_lane\nin x[M, N] : f32 | f16 | bf16\nout y[M] : i64\nacc f32\n"
                     "reduce N: s = argmax(x)\ny = s\ntile N = 1\nwarps 16\ncores 1\n")
     built = build_spec(spec, "cuda", empirical=False)
     assert not built.plan.short_tile and "SHORT_TILE" not in built.source
-    path = tmp_path / "one_lane_mod.py"
-    path.write_text(built.source)
-    loader = importlib.util.spec_from_file_location("one_lane_mod", path)
-    mod = importlib.util.module_from_spec(loader)
-    loader.loader.exec_module(mod)
+    mod = load_source(tmp_path, "one_lane_mod", built.source)
     x = torch.randn(3, 7, generator=torch.Generator().manual_seed(0))
     assert torch.equal(mod.one_lane(x, dim=1), x.argmax(1))

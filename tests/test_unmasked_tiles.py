@@ -14,12 +14,11 @@ the last tile of every chunk is cut short and stays masked), rows past M sharing
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 import torch
 
 from redgen.pipeline import build_spec
+from tests.load_source import load_source
 
 SPEC = """op rowmask
 in   x[M, N] : f32
@@ -34,15 +33,6 @@ cores  40
 """
 
 
-def _load(d, name, source):
-    file = d / f"{name}.py"
-    file.write_text(source)
-    spec = importlib.util.spec_from_file_location(file.stem, file)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     d = tmp_path_factory.mktemp("rowmask")
@@ -51,7 +41,7 @@ def built(tmp_path_factory):
     assert "if u < CF and c * CT + u < TILES - 1:" in source
     masked = source.replace("gf = c0 + (c1 - c0) // (UNROLL * LANES) * (UNROLL * LANES)", "gf = c0")
     assert masked != source
-    return _load(d, "_rowmask_cuda", source), _load(d, "_rowmask_masked", masked)
+    return load_source(d, "_rowmask_cuda", source), load_source(d, "_rowmask_masked", masked)
 
 
 @pytest.fixture
