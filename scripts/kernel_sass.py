@@ -198,8 +198,9 @@ def main(argv=None) -> int:
         counts = summary(sass)
         shown = {k: v for k, v in consts.items() if k != "enable_fp_fusion"}
         print(f"{name} grid {grid} {shown}")
-        print(f"  sm_{a.arch}: {usage.get('REG', 0)} registers a thread, {usage.get('LOCAL', 0)} local bytes, "
-              + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        # spilled registers live in the stack frame (STACK, and LDL/STL below); LOCAL counts local arrays
+        print(f"  sm_{a.arch}: {usage.get('REG', 0)} registers a thread, {usage.get('STACK', 0)} stack bytes, "
+              f"{usage.get('LOCAL', 0)} local bytes, " + ", ".join(f"{v} {k}" for k, v in counts.items()))
         top = collections.Counter(m.group(1).split(".")[0] for m in map(_INSTR.match, sass.splitlines()) if m)
         print("  most frequent: " + ", ".join(f"{op} {n}" for op, n in top.most_common(8)))
         if a.sass:
