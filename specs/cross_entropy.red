@@ -17,7 +17,7 @@ reduce N: (m, s) = softmax_stats(x)
 reduce N: ignored = max(t == ignore_index)
 g = x[t]
 loss = where(ignored, 0, m + log(s) - g)
-tile   N = 256, K = 16
+tile   N = 256, K = 8   # K: columns a cols program takes (16 spilled the folded groups' states: 0.72-0.97x the time at 8, H200 run 173, docs/gpu_2026_11_28/README.md)
 split  N fixed_size 4096
 warps  4
 cores  40

@@ -13,7 +13,7 @@ out  y[M, K]    : like x
 acc  f32
 reduce N: (m, s) = softmax_stats(x)
 y = where(m > 3.4e38, m, m + log(s))
-tile   N = 256, K = 16
+tile   N = 256, K = 8   # K: columns a cols program takes (16 spilled the folded groups' states: 0.72-0.97x the time at 8, H200 run 173, docs/gpu_2026_11_28/README.md)
 split  N fixed_size 4096
 short  N <= 16384 : logsumexp_held  # rows of up to 16384 held on chip: max, then sum(exp(x - m)), one exp an element (run 149: rows of 32000 lost)
 warps  4
