@@ -397,6 +397,7 @@ class ModuleCtx:
     row_early_locals: tuple[ValueCtx, ...] = ()
     unroll: int = 0  # cuda: tiles a chunk walk loads together (the UNROLL knob's default); 0: no such code
     unroll_orders: bool = False  # its walks fold groups that shape the order (plan.Plan.order_groups)
+    walks: bool = True  # some stage walks its chunks (False: every reduction is direct, plan.Plan.direct)
     cols_unroll: int = 0  # cuda: the cols kernels' (COLS_UNROLL); 0: no cols kernels
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
     # public launcher calls _run directly.
@@ -859,6 +860,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,
         row_tiles=plan.row_tiles, row_min=plan.row_min, unroll=plan.unroll, unroll_orders=bool(plan.order_groups),
+        walks=any(st.walked for st in stages),
         cols_unroll=plan.cols_unroll,
         replay_knobs=_knob_tuple(knobs),
         tuned=_tuned(op, plan.target, knobs),

@@ -529,10 +529,11 @@ class Plan:
     # expression that does not vary along the reduce axis (cross_entropy's `max(t == ignore_index)`:
     # that expression). The partial the chunk's lanes and tree would give, bit for bit, for a load
     # or two a row. cuda: where no row kernel or one-lane cols walk holds the row (their walks
-    # combine every reduction); ascend: always (its one kernel walks the chunks). On an H200 (run 167, docs/gpu_2026_11_28/README.md): cross_entropy bf16 4096
-    # x 32000 took 413 us walking them (torch 250; three combines, two 64-bit compares and a target
-    # load an element), 105 us with them direct (91 with its softmax_stats folded, group_walk);
-    # nll_loss, which walked only them, 275 us -> 5.2 (torch 3.0).
+    # combine every reduction); ascend: always (its one kernel walks the chunks). On an H200 (run
+    # 167, docs/gpu_2026_11_28/README.md): cross_entropy bf16 4096 x 32000 took 413 us walking them
+    # (torch 250; three combines, two 64-bit compares and a target load an element), 105 us with
+    # them direct (91 with its softmax_stats folded, group_walk); nll_loss, which walked only them,
+    # 275 us -> 5.2 (torch 3.0).
     direct: tuple[str, ...] = ()
 
     @property

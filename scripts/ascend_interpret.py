@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import itertools
+import math
 import os
 import sys
 import time
@@ -89,6 +90,8 @@ GATHERS = {
     "nll_loss": lambda x, t: torch.nn.functional.nll_loss(x, t, reduction="none"),
 }
 GATHER_N = 4096 + 37  # two chunks: the target in either (their partials are direct: plan.Plan.direct)
+# a row's target (the second ignored: loss 0), at the chunks' edges
+GATHER_TARGETS = [5, -100, 4096, GATHER_N - 1, 4095, 4100]
 
 
 def _load(path: Path):
@@ -102,6 +105,16 @@ def _outputs(out) -> tuple:
     return out if isinstance(out, tuple) else (out,)
 
 
+def _on_one_program(mod, call):
+    """`call()` with the grid forced to one persistent program (the module's CORES)."""
+    default = mod.CORES
+    mod.CORES = 1
+    try:
+        return call()
+    finally:
+        mod.CORES = default
+
+
 def _case(mod, fn, ref_fn, xs, d, dtype) -> None:
     """One call against the reference, then row 0 alone and one persistent program, bitwise."""
     got = _outputs(fn(*xs, dim=d))
@@ -112,12 +125,7 @@ def _case(mod, fn, ref_fn, xs, d, dtype) -> None:
         else:
             assert_accurate(g, w.reshape(g.shape), dtype)
     one = _outputs(fn(xs[0][:1], *xs[1:], dim=d))
-    default = mod.CORES
-    mod.CORES = 1
-    try:
-        grid1 = _outputs(fn(*xs, dim=d))
-    finally:
-        mod.CORES = default
+    grid1 = _outputs(_on_one_program(mod, lambda: fn(*xs, dim=d)))
     for g, o, g1 in zip(got, one, grid1, strict=True):
         assert torch.equal(g[:1], o), "row 0 alone differs bitwise from row 0 in the batch"
         assert torch.equal(g, g1), "one persistent program differs bitwise from the natural grid"
@@ -133,21 +141,15 @@ def check_gather(mod) -> list[str]:
         gen = torch.Generator().manual_seed(0)
         x = torch.randn(shape, generator=gen).to(dtype)
         tshape = (shape[0],) + shape[2:]
-        t = torch.tensor([5, 4095, 4096, GATHER_N - 1, 17, 4100][: tshape[0] * (shape[2] if len(shape) > 2 else 1)])
-        t = t.reshape(tshape)
-        t.view(-1)[1] = -100
+        t = torch.tensor(GATHER_TARGETS[: math.prod(tshape)]).reshape(tshape)
         where = f"{op} {tuple(shape)} dim=1 {dtype}"
         try:
             got = fn(x, t, dim=1)
             assert_accurate(got, ref(x.double(), t), dtype)
             assert got.view(-1)[1] == 0, "an ignored target's loss is not 0"
             assert torch.equal(fn(x[:1], t[:1], dim=1), got[:1]), "row 0 alone differs bitwise from row 0 in the batch"
-            default = mod.CORES
-            mod.CORES = 1
-            try:
-                assert torch.equal(fn(x, t, dim=1), got), "one persistent program differs bitwise from the natural grid"
-            finally:
-                mod.CORES = default
+            assert torch.equal(_on_one_program(mod, lambda x=x, t=t: fn(x, t, dim=1)), got), \
+                "one persistent program differs bitwise from the natural grid"
         except Exception as e:  # noqa: BLE001 - reported with the case
             errors.append(f"{where}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
     return errors

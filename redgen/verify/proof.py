@@ -177,11 +177,12 @@ def _direct_rule(plan: Plan) -> str:
             f"select (max(-inf, a) = a); an idempotent combine (max, min) of a value that does not vary along "
             f"the reduce axis is that value (combine(a, a) = a; a NaN stays one): the partial the chunk's walk "
             f"gives, bit for bit, whatever the batch; the chunk combine left to right as before"
-            + ("; where no reduction of a stage walks its chunks, the kernels that walk a row's chunks (cuda's fused ones, ascend's) take one chunk "
-               "spanning the row [0, N) at once: the combine of such chunk partials left to right is that "
-               "chunk's partial (max(-inf, a) = a, max(a, a) = a), and an empty row, which has no chunk, "
-               "keeps the identity" if any(all(r.name in plan.direct for r in op.reductions if r.stage == s)
-                                             for s in range(op.stages)) else ""))
+            + ("; where no reduction of a stage walks its chunks, the kernels that walk a row's chunks "
+               "(cuda's fused ones, ascend's) take one chunk spanning the row [0, N) at once: the combine of "
+               "such chunk partials left to right is that chunk's partial (max(-inf, a) = a, max(a, a) = a), "
+               "and an empty row, which has no chunk, keeps the identity"
+               if any(all(r.name in plan.direct for r in op.reductions if r.stage == s) for s in range(op.stages))
+               else ""))
 
 
 def prove(plan: Plan) -> Certificate:
