@@ -122,6 +122,15 @@ class Combiner:
     # this combiner over an expression that does not vary along the reduce axis gives each chunk
     # that expression (the direct partials, plan.Plan.direct).
     idempotent: bool = False
+    # The combine of a state with one element where the walk knows every lane's count of elements
+    # (`k`: one f32 value for the tile, not a [BLOCK, LANES] one): `_<name>_step(a0, .., v, k)`, `v`
+    # the element's value. It computes the body's function of the state and the element's lift bit
+    # for bit; what depends on the count alone (Welford's weight, a division) is computed once for
+    # the tile instead of once for each lane. cuda's chunk walks take it for their whole groups,
+    # whose tiles are all inside the chunk (plan.Plan.step_walks; `step_rule`, the certificate's
+    # words). () none.
+    step_body: tuple[str, ...] = ()
+    step_rule: str = ""
 
     @property
     def arity(self) -> int:
@@ -340,6 +349,18 @@ WELFORD = Combiner(
           "d = v0 - tl.reshape(m, [ROWS, 1])",
           "return m, _tree_sum(v1 + v2 * (d * d), ROWS, LANES, LOG2_LANES{pairs}), n"),
     tree_uses=("sum",),
+    # The walk's element combine takes a division for each lane (b's weight 1 / n): on an H200 var's
+    # cols kernels ran at 1.29x torch's time (f32) and 1.58x (bf16) at 256 x 40000 x 64 (run 171).
+    step_body=("w = 1.0 / (k + 1.0)",
+               "d = v - a0",
+               "return a0 + d * w, a1 + 0.0 + d * d * a2 * w, a2 + 1.0"),
+    step_rule=("where every lane of a tile holds the same count k of elements (the whole groups of a chunk "
+               "walk, from the chunk's start: k tiles combined before, each adding 1.0 to every lane's count, "
+               "which the walk's own f32 count k follows by the same additions), an element x combines as "
+               "_welford_step: w = 1 / (k + 1) once for the tile, the value the body's w = b2 / n gives each lane "
+               "(b2 = 1, n = count + 1 = k + 1 >= 1, so never the n == 0 case); mean = mean1 + d * w, "
+               "m2 = m2_1 + 0.0 + d * d * count * w, count + 1.0, d = x - mean1: the body's operations on the "
+               "element's lift (x, 0, 1), in its order"),
 )
 
 COMBINERS: dict[str, Combiner] = {c.name: c for c in (

@@ -179,6 +179,9 @@ class ReductionCtx:
     # values (`<input>_r`, StageCtx.row_loads) and the chunk's bounds c0, c1 in either kernel shape,
     # with no walk; None: walked
     direct: tuple[str, ...] | None = None
+    # the element's value for the combiner's step form (plan.Plan.step_walks), per kernel shape:
+    # the chunk walks' whole groups combine `_<combiner>_step(<accs>, <value>, seen)`; None: none
+    step_values: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,8 @@ class CombinerCtx:
     tree: tuple[str, ...] = ()  # the combiner's own lane-tree body (combiners.Combiner.tree); () the pairwise one
     tree_doc: tuple[str, ...] = ()  # the comment above a `tree` body
     lean_body: tuple[str, ...] = ()  # `_<name>_lean`, where a row kernel of the plan takes it; () none
+    step_body: tuple[str, ...] = ()  # `_<name>_step(a0, .., v, k)`, where the plan's walks take it; () none
+    step_params: str = ""  # "a0, a1, v, k"
 
 
 @dataclass(frozen=True)
@@ -607,7 +612,7 @@ _WORKSPACE = {"f32": "ws", "index": "iws"}
 
 def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Target,
                 lean: tuple[str, ...] = (), grouped: tuple[str, ...] = (),
-                direct_names: tuple[str, ...] = ()) -> list[ReductionCtx]:
+                direct_names: tuple[str, ...] = (), stepped: tuple[str, ...] = ()) -> list[ReductionCtx]:
     """Every reduction's state, named and placed (its workspace rows), stage by stage; each
     element lifted into a state as its combiner's record says. An index component takes the
     target's index type and identity (targets.Target.index_*).
@@ -670,7 +675,8 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                     group_doc=spec.group_doc if group else (),
                                     group_lifts=group_lifts if group else None,
                                     full_group_lifts=full_group_lifts if group else None,
-                                    direct=direct))
+                                    direct=direct,
+                                    step_values=full_group_lifts if r.combiner in stepped and not group else None))
     return out
 
 
@@ -730,6 +736,8 @@ def _combiner(c: combiners.Combiner, plan: Plan) -> CombinerCtx:
         values=", ".join(f"v{j}" for j in k), splits=tuple((f"a{j}", f"b{j}", f"v{j}") for j in k),
         rows_out=", ".join(f"tl.reshape(v{j}, [ROWS])" for j in k), tree=tree, tree_doc=doc,
         lean_body=c.lean_body if c.name in plan.row_lean else (),
+        step_body=c.step_body if c.name in plan.step_walks else (),
+        step_params=", ".join([f"a{j}" for j in k] + ["v", "k"]),
     )
 
 
@@ -738,7 +746,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     names = Names.of_op(op)
     shapes = [k.name for k in plan.kernels]
     reductions = _reductions(op, shapes, names, targets.get(plan.target), plan.row_lean, plan.group_walk,
-                             plan.direct)
+                             plan.direct, plan.step_walks)
     stages = []
     for s in range(op.stages):
         mine = tuple(rc for rc in reductions if op.reductions[rc.index].stage == s)

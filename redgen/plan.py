@@ -535,6 +535,11 @@ class Plan:
     # them direct (91 with its softmax_stats folded, group_walk); nll_loss, which walked only them,
     # 275 us -> 5.2 (torch 3.0).
     direct: tuple[str, ...] = ()
+    # cuda: the combiners whose chunk walks combine the elements of their whole groups (every tile
+    # inside the chunk: each lane then holds the same count) with their step form
+    # (combiners.Combiner.step_body: the count's arithmetic once a tile, the same bits). ascend keeps
+    # the body: its scalar and vector units' divisions were never compared on an NPU.
+    step_walks: tuple[str, ...] = ()
 
     @property
     def order_groups(self) -> tuple[str, ...]:
@@ -663,6 +668,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
             for r in op.reductions if r.stage == s)),
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
         group_walk=groups, direct=direct,
+        step_walks=tuple(sorted({r.combiner for r in walked if combiners.get(r.combiner).step_body})),
         row_stack=row_stack, row_across=row_stack > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "

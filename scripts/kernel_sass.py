@@ -18,6 +18,10 @@ nothing.
 The grid shown is the launcher's for CPU tensors: a persistent kernel's (a contraction's) counts the
 interpreter's programs, not the GPU's multiprocessors; the code compiled is the GPU's (its exp, no bf16
 emulation).
+Registers and spills follow the Triton release and its ptxas, so compile with the release the GPU runs
+(it prints both first): the GPU runs of docs/gpu_2026_11_28-29 ran triton 3.6.0, and there var's cols
+partial kernel takes 255 registers and no stack, where triton 3.9.0's ptxas 13.4 gives it 32 registers
+and a 23.5 KB stack (`pip install triton==3.6.0` in a venv of its own for the GPU's view; stop 53).
 """
 
 from __future__ import annotations
@@ -188,6 +192,11 @@ def main(argv=None) -> int:
         print(f"kernel_sass: {e}", file=sys.stderr)
         return 2
     gpu_forms()
+    import triton
+    from triton.backends.nvidia.compiler import get_ptxas
+
+    ptxas = get_ptxas(a.arch)  # the ptxas Triton's compile runs for this architecture
+    print(f"triton {triton.__version__}, ptxas {ptxas.version} ({Path(ptxas.path).name})")
     if a.sass:
         a.sass.mkdir(parents=True, exist_ok=True)
     for i, (kernel, grid, args, consts) in enumerate(launches):

@@ -325,6 +325,8 @@ def prove(plan: Plan) -> Certificate:
                   f"{plan.row_stack} chunks, and without it, and compares both" if plan.row_across else ""),)
               if plan.row_tiles else ()),
             *((_direct_rule(plan),) if plan.direct else ()),
+            *(f"the chunk walks' combine of {c} in its step form (_{c}_step): {combiners.get(c).step_rule}"
+              for c in plan.step_walks),
             *(f"the row kernel's combine of {c} in its lean form (_{c}_lean: LEAN, where the input's "
                f"elements take at most ROW_LEAN_ITEMSIZE bytes and the grid holds more than ROW_FEW_PROGRAMS "
                f"programs): {combiners.get(c).lean_rule}; the empirical check compares the lean form with the "
