@@ -52,6 +52,8 @@ from redgen.plan import (
     FREE_COLS_SMALL,
     FREE_COLS_SMALL_BLOCK,
     ROW_TILE_WARP_LANES,
+    ROWS_NARROW_ITEMSIZE,
+    ROWS_NARROW_MIN,
     ROWS_TILE_ELEMS,
     SHORT_TILE_MIN,
     Plan,
@@ -415,6 +417,10 @@ class ModuleCtx:
     row_stack: int = 1
     # cuda's row kernel has its form across chunks (plan.Plan.row_across): _k_rows_across.
     row_across: bool = False
+    # cuda's rows walks of 16-bit rows of several chunks take their own warps (plan.Plan.rows_narrow_warps).
+    rows_narrow_warps: int = 0
+    rows_narrow_itemsize: int = 0
+    rows_narrow_min: int = 0
     # `short N <= bound : op`: reduce lengths up to short_max go to op's module (redgen/short.py),
     # called with the public launcher's own arguments (short_call).
     short_op: str = ""
@@ -879,7 +885,9 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_early_locals=_elem_locals(op, [v for v in locals_read([e.expr for e in early], op) if v.per_element],
                                       ["rows"], names)["rows"] if early else (),
         row_lean=bool(plan.row_lean), row_stack=plan.row_stack,
-        row_across=plan.row_across,
+        row_across=plan.row_across, rows_narrow_warps=plan.rows_narrow_warps,
+        rows_narrow_itemsize=ROWS_NARROW_ITEMSIZE if plan.rows_narrow_warps else 0,
+        rows_narrow_min=ROWS_NARROW_MIN if plan.rows_narrow_warps else 0,
         **_short(op, forward),
     )
 
@@ -965,6 +973,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
            "cols_flat": plan.free_cols or plan.cols_stack,
            "row_tile": plan.short_tile and plan.row_holds_short,
            "row": bool(plan.row_tiles), "row_min": bool(plan.row_min), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
+           "rows_narrow": bool(plan.rows_narrow_warps),
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]
 

@@ -97,6 +97,19 @@ ROW_STACK_MAX = 8
 # walks 0.93-0.95x the time (argmax bf16 1024 x 151936 112.8 -> 105.7 us, logsumexp 0.93), the
 # others within noise (run 160, docs/gpu_2026_11_28/README.md).
 UNROLL = 8
+# cuda: a rows kernel's walk of rows of several chunks whose elements take at most
+# ROWS_NARROW_ITEMSIZE bytes runs in ROWS_NARROW_WARPS warps, not the spec's, where the rows hold at
+# least ROWS_NARROW_MIN chunks in all: four lanes of a tile a thread (one 8-byte load of bf16) where
+# 4 warps gave each two, and half the threads meeting in the lane tree. Those walks are bound by
+# issued instructions, not bytes (H200, run 177 in docs/gpu_2026_11_29/README.md, bits equal: bf16
+# logsumexp 4096 x 32000 77.0 -> 70.4 us, argmax 1024 x 151936 105.9 -> 90.7, cross_entropy 4096 x
+# 32000 84.4 -> 73.2, softmax 1024 x 151936 326.3 -> 269.5, var 2048 x 65536 116.5 -> 88.6); f32
+# rows gained nothing (softmax f32 1024 x 151936 lost 6%), and a short grid lost (latency:
+# softmax bf16 4 x 151936 6.2 -> 7.5, logsumexp 1 x 151936 4.6 -> 5.3; 32 x 151936 even). Not
+# order-shaping: the lane tree is explicit.
+ROWS_NARROW_ITEMSIZE = 2
+ROWS_NARROW_WARPS = 2
+ROWS_NARROW_MIN = 1024
 # cuda's cols kernels ([LANES, BLOCK_K] tiles, 16x a rows tile at BLOCK_K 16) load one tile at a
 # time: a group of 8 such tiles is 16x the registers of a rows kernel's group. With the shuffle
 # lane trees and a block fitted to small K (templates/common/macros.j2) the cols kernels went,
@@ -540,6 +553,10 @@ class Plan:
     # (combiners.Combiner.step_body: the count's arithmetic once a tile, the same bits). ascend keeps
     # the body: its scalar and vector units' divisions were never compared on an NPU.
     step_walks: tuple[str, ...] = ()
+    # cuda: the warps of a rows kernel's walk over rows of several chunks of 16-bit (at most
+    # ROWS_NARROW_ITEMSIZE-byte) elements, ROWS_NARROW_MIN chunks in all (ROWS_NARROW_WARPS); 0: the
+    # spec's warps everywhere.
+    rows_narrow_warps: int = 0
 
     @property
     def order_groups(self) -> tuple[str, ...]:
@@ -669,6 +686,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
         group_walk=groups, direct=direct,
         step_walks=tuple(sorted({r.combiner for r in walked if combiners.get(r.combiner).step_body})),
+        rows_narrow_warps=ROWS_NARROW_WARPS if walked and kernels[0].name == "rows" else 0,
         row_stack=row_stack, row_across=row_stack > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "

@@ -153,6 +153,7 @@ _CUDA_KNOBS = (
     ("always", ("SPLIT_BELOW", "FINISH_BLOCK")),
     ("unroll", ("UNROLL",)),
     ("cols_unroll", ("COLS_UNROLL",)),
+    ("rows_narrow", ("ROWS_NARROW_ITEMSIZE", "ROWS_NARROW_WARPS", "ROWS_NARROW_MIN")),  # the rows walks' warps for 16-bit rows
     ("short_tile", ("SHORT_TILE_MAX", "SHORT_TILE_MIN", "ROWS_TILE_ELEMS")),  # short rows' fused walks
     ("cols_tile_block", ("COLS_TILE_BLOCK",)),  # and its column block
     ("cols_tile_elems", ("COLS_TILE_ELEMS",)),  # and a one-read op's cols tile
@@ -171,7 +172,8 @@ _CUDA_KNOBS = (
     ("row_min", ("ROW_MIN",)),  # the shortest row it holds (a one-read spec's)
     ("row_stack", ("ROW_STACK", "ROW_STACK_LONG")),  # the chunks' trees stacked
     ("row_across", ("ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_PAD", "ROW_ACROSS_LANES",
-                    "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS", "ROW_ACROSS_FEW_WARPS")),  # its form across chunks
+                    "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS", "ROW_ACROSS_FEW_WARPS", "ROW_ACROSS_PACK_LANES",
+                    "ROW_ACROSS_PACK_CHUNKS")),  # its form across chunks
     ("row_extra", ("ROW_MAP_ELEMS", "ROW_PRE_PROGRAMS", "ROW_PRE_WORDS")),  # the row kernel's other inputs
     ("row_lean", ("ROW_LEAN_ITEMSIZE",)),  # its combiners' lean forms
     ("row_early", ("ROW_EARLY_WORDS",)),  # its outputs stored with the loads
@@ -198,7 +200,7 @@ CUDA = Target(
                           ("cols_stack", (("COLS_STACK_MIN", 0), ("COLS_STACK_K", 0), ("COLS_FLAT_BELOW", 4)))),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
     knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "COLS_TILE_ELEMS", "FREE_COLS_BLOCK", "FREE_COLS_SMALL_BLOCK", "FREE_COLS_LONG_TILE", "FREE_COLS_LONG_BLOCK", "COLS_STACK_BLOCK", "COLS_STACK_SMALL_BLOCK", "COLS_STACK_LEAVES", "COLS_STACK_WIDE_LEAVES", "COLS_STACK_FLAT_LEAVES", "COLS_STACK_GROUP_TILE", "COLS_STACK_SPLIT_MAX", "COLS_STACK_DEEP_LEAVES", "COLS_STACK_DEEP_BLOCK_BYTES", "COLS_STACK_DEEP_PROGRAMS", "ROWS_TILE_ELEMS", "ROW_TILE_WARP_LANES", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
-                                    "ROW_ACROSS_FEW_WARPS"),
+                                    "ROW_ACROSS_FEW_WARPS", "ROW_ACROSS_PACK_LANES", "ROWS_NARROW_WARPS"),
     stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "SHORT_TILE_MAX", "ROW_MAX_TILES", "ROW_MIN",
                   "ROW_STACK", "ROW_RAW_ITEMSIZE"),
     unspecialized=("M", "R"),

@@ -116,3 +116,19 @@ def test_a_walks_group_loads_at_immediate_offsets(tmp_path):
     sass = (out / "0__k_rows_partial0.sass").read_text()
     for u in range(1, 8):
         assert f".64+{hex(u * 512)}]" in sass, u
+
+
+def test_packed_rows_load_four_words_a_load(tmp_path):
+    """The across form's packed bf16 rows (PACK: two values a 32-bit word) mask a word by `pp < clen // 2`,
+    which the compiler sees constant over a thread's run of words: softmax_held bf16 4096 x 16384 (four
+    chunks, ROW_ACROSS_PACK_LANES 8: 4 warps, four words of each tile a thread) loads them as one 16-byte
+    load a tile. Its earlier mask, `2 * pp < clen`, hid that and took a 4-byte load a word (in 8 warps,
+    32 loads for 32 words; run 177)."""
+    out = tmp_path / "sass"
+    done = _run([str(ROOT / "generated/cuda/softmax_held.py"), "--shape", "4096,16384", "--dim", "1", "--dtype",
+                 "bf16", "--sass", str(out)])
+    assert done.returncode == 0, done.stderr
+    assert "_k_rows_across grid (4096,)" in done.stdout and "'PACK': True" in done.stdout
+    assert "'num_warps': 4," in done.stdout
+    sass = (out / "0__k_rows_across.sass").read_text()
+    assert sass.count("LDG.E.128 ") == 16 and "LDG.E " not in sass and "LDG.E.64 " not in sass

@@ -101,6 +101,10 @@ def test_long_grids_go_across_where_little_pads_or_the_own_form_would_spill(monk
     assert [c["PACK"] for _, c in seen][5:] == [True] * 5
     # a long grid: ROW_ACROSS_LANES lanes of a tile a thread, 16 warps for eight chunks
     assert [c["num_warps"] for _, c in seen][4] == 8 * rms_norm.LANES // (32 * rms_norm.ROW_ACROSS_LANES) == 16
+    # packed rows of at most ROW_ACROSS_PACK_CHUNKS chunks: ROW_ACROSS_PACK_LANES lanes a thread, one
+    # 16-byte load of four words (run 177); f32 rows and packed rows of eight chunks keep theirs
+    assert (rms_norm.ROW_ACROSS_PACK_LANES, rms_norm.ROW_ACROSS_PACK_CHUNKS) == (8, 4)
+    assert [c["num_warps"] for _, c in seen] == [8, 8, 4, 16, 16] + [4, 4, 4, 4, 16]
     assert (rms_norm.ROW_ACROSS_MIN, rms_norm.ROW_ACROSS_PAD, rms_norm.ROW_ACROSS_WORDS, rms_norm.ROW_LONG_WARPS) == (
         10240, 6144, 160, 4)
 
