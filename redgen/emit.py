@@ -41,6 +41,9 @@ from redgen.plan import (
     COLS_STACK_SPLIT_COLS,
     COLS_STACK_SPLIT_MAX,
     COLS_STACK_WIDE_LEAVES,
+    COLS_TILE_WIDE_BLOCK,
+    COLS_TILE_WIDE_ITEMSIZE,
+    COLS_TILE_WIDE_PROGRAMS,
     FREE_COLS_BLOCK,
     FREE_COLS_FLAT_MIN,
     FREE_COLS_K,
@@ -343,6 +346,9 @@ class ModuleCtx:
     cols_stack_deep_leaves: int = 0  # and the group there
     cols_stack_deep_block_bytes: int = 0  # a program's columns there and at those narrow elements: this many bytes of a row
     cols_stack_deep_programs: int = 0  # and their runs: up to this many programs
+    cols_tile_wide_itemsize: int = 0  # their tile walk over elements of at most this many bytes, of one chunk,
+    cols_tile_wide_block: int = 0  # takes this many columns a program (plan.COLS_TILE_WIDE_BLOCK)
+    cols_tile_wide_programs: int = 0  # where they make at least this many programs
     stack_levels: int = 0
     stack_group_levels: int = 0
     widen_loads: bool = False  # the cols walks' float loads widened through _rg_f32 (exprs.narrowed)
@@ -846,6 +852,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
             "cols_stack_split_max": COLS_STACK_SPLIT_MAX, "cols_stack_one_run_n": COLS_STACK_ONE_RUN_N,
             "cols_stack_deep_itemsize": COLS_STACK_DEEP_ITEMSIZE, "cols_stack_deep_leaves": COLS_STACK_DEEP_LEAVES,
             "cols_stack_deep_narrow_min": COLS_STACK_DEEP_NARROW_MIN, "cols_stack_deep_block_bytes": COLS_STACK_DEEP_BLOCK_BYTES, "cols_stack_deep_programs": COLS_STACK_DEEP_PROGRAMS,
+            "cols_tile_wide_itemsize": COLS_TILE_WIDE_ITEMSIZE, "cols_tile_wide_block": COLS_TILE_WIDE_BLOCK,
+            "cols_tile_wide_programs": COLS_TILE_WIDE_PROGRAMS,
             "stack_levels": (lanes // 2).bit_length() - 1, "stack_group_levels": COLS_STACK_GROUP_LEVELS}
            if plan.cols_stack else {}),
         cols_flat_below=COLS_FLAT_BELOW if plan.free_cols or plan.cols_stack else 0,

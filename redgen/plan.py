@@ -359,6 +359,16 @@ COLS_STACK_DEEP_BLOCK_BYTES = 2048
 COLS_STACK_DEEP_PROGRAMS = 4096
 COLS_STACK_GROUP_TILE = 16
 COLS_STACK_GROUP_LEVELS = 3
+# Those ops' cols tile walk (rows longer than COLS_STACK_N, of one chunk) over elements of at most
+# COLS_TILE_WIDE_ITEMSIZE bytes takes COLS_TILE_WIDE_BLOCK columns a program where K holds them and
+# they still make COLS_TILE_WIDE_PROGRAMS programs: the bytes of a row that 32 float32 columns take,
+# and half the programs (H200, runs 180-181 in docs/gpu_2026_11_29/README.md, bits equal: sum bf16
+# 256 x 4096 x 64 47.8 -> 33.4 us, torch 43.9; amax 16 x 2048 x 2048 46.6 -> 36.0; 0.65-0.80x the time
+# at 256-1024 such programs; at 32-128 of them 1.13-1.49x (latency: nansum bf16 64 x 1000 x 128 5.7
+# -> 8.5); at two chunks, 256 x 8192 x 64, 1.7x; f32 was mixed).
+COLS_TILE_WIDE_ITEMSIZE = 2
+COLS_TILE_WIDE_BLOCK = 64
+COLS_TILE_WIDE_PROGRAMS = 256
 # Those two walks (free_cols, cols_stack), one lane a column, take their columns in their flat order
 # m * K + k, across batch rows, where K is shorter than COLS_FLAT_BELOW and their block: a program of a
 # block cut to a short K held few columns. Run 103 (bits equal at every point): sum bf16 16384 x 8 x 64

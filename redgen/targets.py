@@ -164,7 +164,8 @@ _CUDA_KNOBS = (
                     "COLS_STACK_WIDE_LEAVES", "COLS_STACK_FLAT_LEAVES",
                     "COLS_STACK_GROUP_TILE", "COLS_STACK_SPLIT_COLS", "COLS_STACK_SPLIT_MAX",
                     "COLS_STACK_ONE_RUN_N", "COLS_STACK_DEEP_ITEMSIZE", "COLS_STACK_DEEP_NARROW_MIN", "COLS_STACK_DEEP_LEAVES",
-                    "COLS_STACK_DEEP_BLOCK_BYTES", "COLS_STACK_DEEP_PROGRAMS")),  # a one-read op's: its lane tree leaf by leaf
+                    "COLS_STACK_DEEP_BLOCK_BYTES", "COLS_STACK_DEEP_PROGRAMS", "COLS_TILE_WIDE_ITEMSIZE",
+                    "COLS_TILE_WIDE_BLOCK", "COLS_TILE_WIDE_PROGRAMS")),  # a one-read op's: its lane tree leaf by leaf
     ("cols_flat", ("COLS_FLAT_BELOW",)),  # their columns across batch rows
     ("row_tile", ("ROW_TILE_WARP_LANES",)),  # and the row kernel's warps there
     ("row", ("ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
@@ -200,7 +201,7 @@ CUDA = Target(
                           ("cols_stack", (("COLS_STACK_MIN", 0), ("COLS_STACK_K", 0), ("COLS_FLAT_BELOW", 4)))),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
     knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "COLS_TILE_ELEMS", "FREE_COLS_BLOCK", "FREE_COLS_SMALL_BLOCK", "FREE_COLS_LONG_TILE", "FREE_COLS_LONG_BLOCK", "COLS_STACK_BLOCK", "COLS_STACK_SMALL_BLOCK", "COLS_STACK_LEAVES", "COLS_STACK_WIDE_LEAVES", "COLS_STACK_FLAT_LEAVES", "COLS_STACK_GROUP_TILE", "COLS_STACK_SPLIT_MAX", "COLS_STACK_DEEP_LEAVES", "COLS_STACK_DEEP_BLOCK_BYTES", "COLS_STACK_DEEP_PROGRAMS", "ROWS_TILE_ELEMS", "ROW_TILE_WARP_LANES", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
-                                    "ROW_ACROSS_FEW_WARPS", "ROW_ACROSS_PACK_LANES", "ROWS_NARROW_WARPS"),
+                                    "ROW_ACROSS_FEW_WARPS", "ROW_ACROSS_PACK_LANES", "ROWS_NARROW_WARPS", "COLS_TILE_WIDE_BLOCK"),
     stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "SHORT_TILE_MAX", "ROW_MAX_TILES", "ROW_MIN",
                   "ROW_STACK", "ROW_RAW_ITEMSIZE"),
     unspecialized=("M", "R"),

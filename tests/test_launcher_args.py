@@ -174,12 +174,12 @@ def test_schedule_from_sizes_alone(gen):
     # rows of at most COLS_STACK_N (512) on this many columns: the stack, COLS_STACK_BLOCK columns a
     # program at 4-byte elements up to LANES (256), else COLS_STACK_DEEP_BLOCK_BYTES of a row (512 f32,
     # 1024 bf16 columns; plan.py); else, of at most two tiles, 64 (plan.COLS_SHORT_BLOCK), longer ones
-    # specs/sum.red's tile K = 32
-    for isz, block in ((2, 1024), (4, 256)):
+    # specs/sum.red's tile K = 32, 16-bit rows of one chunk on so many columns COLS_TILE_WIDE_BLOCK (64)
+    for isz, block, tile in ((2, 1024, 64), (4, 256, 32)):
         assert mod._schedule(1, 2, BIG, isz)[2:] == ("cols", block, -(-BIG // block), 4, False, True)
         assert mod._schedule(1, 100, BIG, isz)[2:] == ("cols", block, -(-BIG // block), 4, False, True)
         assert mod._schedule(1, 256, BIG, isz)[2:] == ("cols", block, -(-BIG // block), 4, False, True)
-        assert mod._schedule(1, 513, BIG, isz)[2:] == ("cols", 32, -(-BIG // 32), 4, False, True)
+        assert mod._schedule(1, 513, BIG, isz)[2:] == ("cols", tile, -(-BIG // tile), 4, False, True)
     assert mod._schedule(1, 300, BIG, 4)[2:] == ("cols", 512, -(-BIG // 512), 4, False, True)
     assert mod._schedule(1, 300, BIG, 2)[2:] == ("cols", 1024, -(-BIG // 1024), 4, False, True)
     # rows near the limit: R + BLOCK (or the finish pass's FINISH_BLOCK) must fit
