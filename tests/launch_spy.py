@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 from contextlib import contextmanager
 
 # what a launch's keywords may hold besides the kernel's parameters (triton's compile options)
@@ -39,3 +41,13 @@ def knobs(mod, **values):
     finally:
         for k, v in own.items():
             setattr(mod, k, v)
+
+
+def schedule_knobs(mod, prefix: str) -> set[str]:
+    """The knobs named `prefix`* that `mod`'s _schedule reads, each asserted to be in its _knobs (a
+    replayed call's key): a knob set between calls (a sweep) must record anew, not replay the old
+    launches."""
+    read = set(re.findall(rf"\b{prefix}[A-Z_]+\b", inspect.getsource(mod._schedule)))
+    held = inspect.getsource(mod._knobs)
+    assert all(k in held for k in read), sorted(read)
+    return read

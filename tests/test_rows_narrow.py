@@ -9,13 +9,11 @@ holds its knobs.
 
 from __future__ import annotations
 
-import inspect
-import re
-
 import pytest
 
 from generated.cuda import argmax, cross_entropy, logsumexp, rms_norm, softmax, var
 from generated.cuda import sum as sum_mod
+from tests.launch_spy import schedule_knobs
 
 MODULES = {"argmax": argmax, "cross_entropy": cross_entropy, "logsumexp": logsumexp, "softmax": softmax,
            "sum": sum_mod, "var": var, "rms_norm": rms_norm}
@@ -64,8 +62,5 @@ def test_the_rule_changes_the_warps_alone(name, monkeypatch):
 
 @pytest.mark.parametrize("name", list(MODULES))
 def test_the_replay_key_holds_the_rules_knobs(name):
-    """A knob set between calls (a sweep) must record anew, not replay the old launches."""
-    mod = MODULES[name]
-    read = set(re.findall(r"\bROWS_NARROW_[A-Z]+\b", inspect.getsource(mod._schedule)))
-    assert read == {"ROWS_NARROW_ITEMSIZE", "ROWS_NARROW_WARPS", "ROWS_NARROW_MIN"}
-    assert all(k in inspect.getsource(mod._knobs) for k in read)
+    assert schedule_knobs(MODULES[name], "ROWS_NARROW_") == {"ROWS_NARROW_ITEMSIZE", "ROWS_NARROW_WARPS",
+                                                              "ROWS_NARROW_MIN"}
