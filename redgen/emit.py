@@ -427,6 +427,8 @@ class ModuleCtx:
     rows_narrow_warps: int = 0
     rows_narrow_itemsize: int = 0
     rows_narrow_min: int = 0
+    # what the launcher's _schedule reads the input's element bytes for, in words (its docstring)
+    isz_picks: str = "nothing in this module"
     # `short N <= bound : op`: reduce lengths up to short_max go to op's module (redgen/short.py),
     # called with the public launcher's own arguments (short_call).
     short_op: str = ""
@@ -896,6 +898,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_across=plan.row_across, rows_narrow_warps=plan.rows_narrow_warps,
         rows_narrow_itemsize=ROWS_NARROW_ITEMSIZE if plan.rows_narrow_warps else 0,
         rows_narrow_min=ROWS_NARROW_MIN if plan.rows_narrow_warps else 0,
+        isz_picks=_isz_picks(plan),
         **_short(op, forward),
     )
 
@@ -966,6 +969,15 @@ def _short_tile(plan: Plan, lanes: int) -> dict[str, int]:
             "rows_tile_elems": ROWS_TILE_ELEMS, "cols_tile_block": plan.cols_tile_block,
             "cols_tile_elems": plan.cols_tile_elems,
             "row_tile_warp_lanes": ROW_TILE_WARP_LANES if row else 0}
+
+
+def _isz_picks(plan: Plan) -> str:
+    """What a launcher's _schedule reads the input's element bytes for, in words."""
+    picks = ((["the cols stack's rows past LANES", "the tile walk's block"] if plan.cols_stack else [])
+             + (["the rows walks' warps"] if plan.rows_narrow_warps else []))
+    if not picks:
+        return "nothing in this module"
+    return picks[0] if len(picks) == 1 else ", ".join(picks[:-1]) + " and " + picks[-1]
 
 
 def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[str]:
