@@ -131,6 +131,11 @@ class Combiner:
     # words). () none.
     step_body: tuple[str, ...] = ()
     step_rule: str = ""
+    # The state component that is the count k itself in every lane of those groups (>= 0), which
+    # `_<name>_step` then neither takes nor returns (its body reads `k`): the walk holds it as its one
+    # f32 value, not a [BLOCK, LANES] tensor a tile adds 1.0 to, and sets the lanes' component from it
+    # after the groups (0.0 + k: k, k >= 0). -1: the step carries every component.
+    step_count: int = -1
 
     @property
     def arity(self) -> int:
@@ -351,16 +356,20 @@ WELFORD = Combiner(
     tree_uses=("sum",),
     # The walk's element combine takes a division for each lane (b's weight 1 / n): on an H200 var's
     # cols kernels ran at 1.29x torch's time (f32) and 1.58x (bf16) at 256 x 40000 x 64 (run 171).
+    # The count, the same k in every lane there, is the walk's own: 32 registers a thread fewer in
+    # the cols kernels' [256, 16] tiles, and no addition a lane.
     step_body=("w = 1.0 / (k + 1.0)",
                "d = v - a0",
-               "return a0 + d * w, a1 + 0.0 + d * d * a2 * w, a2 + 1.0"),
+               "return a0 + d * w, a1 + 0.0 + d * d * k * w"),
+    step_count=2,
     step_rule=("where every lane of a tile holds the same count k of elements (the whole groups of a chunk "
                "walk, from the chunk's start: k tiles combined before, each adding 1.0 to every lane's count, "
                "which the walk's own f32 count k follows by the same additions), an element x combines as "
                "_welford_step: w = 1 / (k + 1) once for the tile, the value the body's w = b2 / n gives each lane "
                "(b2 = 1, n = count + 1 = k + 1 >= 1, so never the n == 0 case); mean = mean1 + d * w, "
-               "m2 = m2_1 + 0.0 + d * d * count * w, count + 1.0, d = x - mean1: the body's operations on the "
-               "element's lift (x, 0, 1), in its order"),
+               "m2 = m2_1 + 0.0 + d * d * k * w, d = x - mean1: the body's operations on the element's lift "
+               "(x, 0, 1), in its order, each lane's count being k; the lanes' counts are set to the walk's k "
+               "(0.0 + k) after the whole groups, the value of their own additions of 1.0"),
 )
 
 COMBINERS: dict[str, Combiner] = {c.name: c for c in (

@@ -41,6 +41,11 @@ from redgen.plan import (
     COLS_STACK_SPLIT_COLS,
     COLS_STACK_SPLIT_MAX,
     COLS_STACK_WIDE_LEAVES,
+    COLS_STEP_CAP_ROW_BYTES,
+    COLS_STEP_MAXNREG,
+    COLS_STEP_NARROW_UNROLL,
+    COLS_STEP_UNROLL,
+    COLS_STEP_WIDE_BLOCK,
     COLS_TILE_WIDE_BLOCK,
     COLS_TILE_WIDE_ITEMSIZE,
     COLS_TILE_WIDE_PROGRAMS,
@@ -187,6 +192,10 @@ class ReductionCtx:
     # the element's value for the combiner's step form (plan.Plan.step_walks), per kernel shape:
     # the chunk walks' whole groups combine `_<combiner>_step(<accs>, <value>, seen)`; None: none
     step_values: dict[str, str] | None = None
+    # the accumulators the step form carries (`accs` but the count, combiners.Combiner.step_count),
+    # and the count's, set from `seen` after the whole groups ("": the step carries every one)
+    step_accs: str = ""
+    step_count_acc: str = ""
 
 
 @dataclass(frozen=True)
@@ -427,6 +436,13 @@ class ModuleCtx:
     rows_narrow_warps: int = 0
     rows_narrow_itemsize: int = 0
     rows_narrow_min: int = 0
+    # cuda's cols kernels of a plan with step walks: their tiles loaded together and register cap
+    # (plan.Plan.cols_step; 0: COLS_UNROLL and the compiler's registers).
+    cols_step_unroll: int = 0
+    cols_step_narrow_unroll: int = 0
+    cols_step_wide_block: int = 0
+    cols_step_maxnreg: int = 0
+    cols_step_cap_row_bytes: int = 0
     # what the launcher's _schedule reads the input's element bytes for, in words (its docstring)
     isz_picks: str = "nothing in this module"
     # `short N <= bound : op`: reduce lengths up to short_max go to op's module (redgen/short.py),
@@ -690,7 +706,9 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                     group_lifts=group_lifts if group else None,
                                     full_group_lifts=full_group_lifts if group else None,
                                     direct=direct,
-                                    step_values=full_group_lifts if r.combiner in stepped and not group else None))
+                                    step_values=full_group_lifts if r.combiner in stepped and not group else None,
+                                    step_accs=", ".join(st.acc for j, st in enumerate(state) if j != spec.step_count),
+                                    step_count_acc=state[spec.step_count].acc if spec.step_count >= 0 else ""))
     return out
 
 
@@ -751,7 +769,7 @@ def _combiner(c: combiners.Combiner, plan: Plan) -> CombinerCtx:
         rows_out=", ".join(f"tl.reshape(v{j}, [ROWS])" for j in k), tree=tree, tree_doc=doc,
         lean_body=c.lean_body if c.name in plan.row_lean else (),
         step_body=c.step_body if c.name in plan.step_walks else (),
-        step_params=", ".join([f"a{j}" for j in k] + ["v", "k"]),
+        step_params=", ".join([f"a{j}" for j in k if j != c.step_count] + ["v", "k"]),
     )
 
 
@@ -898,6 +916,11 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_across=plan.row_across, rows_narrow_warps=plan.rows_narrow_warps,
         rows_narrow_itemsize=ROWS_NARROW_ITEMSIZE if plan.rows_narrow_warps else 0,
         rows_narrow_min=ROWS_NARROW_MIN if plan.rows_narrow_warps else 0,
+        cols_step_unroll=COLS_STEP_UNROLL if plan.cols_step else 0,
+        cols_step_narrow_unroll=COLS_STEP_NARROW_UNROLL if plan.cols_step else 0,
+        cols_step_wide_block=COLS_STEP_WIDE_BLOCK if plan.cols_step else 0,
+        cols_step_maxnreg=COLS_STEP_MAXNREG if plan.cols_step else 0,
+        cols_step_cap_row_bytes=COLS_STEP_CAP_ROW_BYTES if plan.cols_step else 0,
         isz_picks=_isz_picks(plan),
         **_short(op, forward),
     )
@@ -993,7 +1016,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
            "cols_flat": plan.free_cols or plan.cols_stack,
            "row_tile": plan.short_tile and plan.row_holds_short,
            "row": bool(plan.row_tiles), "row_min": bool(plan.row_min), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
-           "rows_narrow": bool(plan.rows_narrow_warps),
+           "rows_narrow": bool(plan.rows_narrow_warps), "cols_step": plan.cols_step,
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]
 

@@ -117,6 +117,25 @@ ROWS_NARROW_MIN = 1024
 # a geomean of 0.24-0.62x torch to 0.96-2.9x (softmax f32 2048 x 2048 x 4: 4084 -> 82 us).
 # 8 where softmax_stats folds its groups (group_walk): the cols walks fold the rows walks' groups.
 COLS_UNROLL = 1
+# cuda: the cols kernels of a spec whose walks take a step form (Plan.step_walks: var, std) load
+# COLS_STEP_UNROLL tiles together at blocks of at least COLS_STEP_WIDE_BLOCK columns, compiled to at
+# most COLS_STEP_MAXNREG registers a thread where a row of K elements takes at most
+# COLS_STEP_CAP_ROW_BYTES bytes, and COLS_STEP_NARROW_UNROLL tiles below that block. Their walks'
+# masked tiles combine with the body, a division a lane, which took 248-255 registers (ptxas 12.8,
+# triton 3.6.0): two programs a multiprocessor, one 16 KB tile in flight each. At 168 the step's loop
+# keeps its registers (the masked tiles spill 8-24 bytes), three programs fit, each with two tiles
+# in flight. A cap raises a small kernel's registers to it (block 4: 72 -> 91), so narrow blocks take
+# no cap and more tiles; and f32 rows of 256 bytes ran faster with two programs than with three. On an
+# H200 (runs 182-185, docs/gpu_2026_11_29/README.md, bits equal at every point): var bf16 256 x 40000
+# x 64 671 -> 538 us (torch 615), 64 x 40000 x 64 178 -> 152 (torch 176), f32 128 x 40000 x 32 209.6
+# -> 195.2 (torch 195.9), 64 x 40000 x 16 62.4 -> 54.9, 256 x 40000 x 64 850.1 -> 800.7 uncapped
+# (capped 832.8; torch 768), 1024 x 40000 x 4 177.8 -> 166.4. Not order-shaping: UNROLL is not (see
+# the kernels), and registers place values, they compute none.
+COLS_STEP_UNROLL = 2
+COLS_STEP_NARROW_UNROLL = 4
+COLS_STEP_WIDE_BLOCK = 16
+COLS_STEP_MAXNREG = 168
+COLS_STEP_CAP_ROW_BYTES = 128
 # cuda's cols kernels meet their lanes in tl.split's form of the pairwise tree at column blocks of
 # at least this many columns, in two-element tl.reduce's below (the same pairs: the same bits).
 # On an H100 (docs/gpu_2026_11_26/README.md runs 20-22, bits equal at every point): at 32 columns
@@ -567,6 +586,9 @@ class Plan:
     # ROWS_NARROW_ITEMSIZE-byte) elements, ROWS_NARROW_MIN chunks in all (ROWS_NARROW_WARPS); 0: the
     # spec's warps everywhere.
     rows_narrow_warps: int = 0
+    # cuda: the cols kernels of a plan with step walks load COLS_STEP_UNROLL or COLS_STEP_NARROW_UNROLL
+    # tiles together, the wide blocks under COLS_STEP_MAXNREG registers (the constants above).
+    cols_step: bool = False
 
     @property
     def order_groups(self) -> tuple[str, ...]:
@@ -674,6 +696,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
     # the cols kernels fold such groups too (a row's bits must not depend on K), so their
     # COLS_UNROLL is the rows walks' UNROLL there
     inexact = any(not combiners.get(c).group_exact for c in groups)
+    steps = tuple(sorted({r.combiner for r in walked if combiners.get(r.combiner).step_body}))
     return Plan(
         op=op, target=t.name, order=order, kernels=tuple(kernels),
         # where every reduction is direct no chunk is walked: the split path would only add a launch
@@ -695,7 +718,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
             for r in op.reductions if r.stage == s)),
         row_lean=tuple(sorted({c for c in order.combiners if combiners.get(c).lean_body})) if row_tiles else (),
         group_walk=groups, direct=direct,
-        step_walks=tuple(sorted({r.combiner for r in walked if combiners.get(r.combiner).step_body})),
+        step_walks=steps, cols_step=bool(steps) and bool(op.after),
         rows_narrow_warps=ROWS_NARROW_WARPS if walked and kernels[0].name == "rows" else 0,
         row_stack=row_stack, row_across=row_stack > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else

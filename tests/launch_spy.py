@@ -7,7 +7,7 @@ import re
 from contextlib import contextmanager
 
 # what a launch's keywords may hold besides the kernel's parameters (triton's compile options)
-LAUNCH_OPTIONS = frozenset({"num_warps", "num_stages", "num_ctas", "enable_fp_fusion"})
+LAUNCH_OPTIONS = frozenset({"num_warps", "num_stages", "num_ctas", "enable_fp_fusion", "maxnreg"})
 
 
 def launches(mod, monkeypatch) -> list:

@@ -4,9 +4,11 @@ arithmetic once a tile.
 var's walk combined each element with a division a lane (the weight 1 / n of the element); in a
 chunk walk's whole groups every lane holds the same count, so `_welford_step` takes the weight as
 one division for the tile (on an H200 var f32 256 x 40000 x 64: 989.6 -> 849.5 us, bits equal to the
-body's at every point of run 174). Checked here under the interpreter against the same spec emitted
-without it, on both kernels and paths, with ragged chunks, a NaN and an infinity, and values far
-from zero (the mean's updates cancel there).
+body's at every point of run 174), and the lanes' count is the walk's own one value, set on the lanes
+after those groups (run 182: var bf16 2048 x 65536 87.2 -> 80.8 us). Checked here under the
+interpreter against the same spec emitted without it, on both kernels and paths, with ragged chunks,
+a NaN and an infinity, and values far from zero (the mean's updates cancel there); the cols kernels
+also at the blocks whose tiles load two and four together (plan.py, COLS_STEP_*).
 """
 
 from __future__ import annotations
@@ -67,10 +69,14 @@ def test_which_plans_take_the_step():
 
 def test_the_generated_walks_take_the_step():
     text = open(importlib.util.find_spec("generated.cuda.var").origin).read()
-    assert "def _welford_step(a0, a1, a2, v, k):" in text
+    # the count is the walk's seen (combiners.Combiner.step_count): the step neither takes nor returns it
+    assert "def _welford_step(a0, a1, v, k):" in text
+    assert "return a0 + d * w, a1 + 0.0 + d * d * k * w\n" in text
     # the whole groups of all four walks (rows and cols; partial and fused), and nowhere else
-    assert text.count("= _welford_step(r_0_acc, r_0_qacc, r_0_cacc, in_0_v, seen)") == 4
+    assert text.count("= _welford_step(r_0_acc, r_0_qacc, in_0_v, seen)") == 4
     assert text.count("seen = tl.zeros([], tl.float32)") == 4
+    # each sets the lanes' counts from seen once, after its whole groups
+    assert text.count("r_0_cacc = r_0_cacc + seen\n") == 4
     assert "in its step form (_welford_step)" in text  # the certificate says why
     assert "_welford_step" not in open(importlib.util.find_spec("generated.ascend.var").origin).read()
 
@@ -110,3 +116,18 @@ def test_the_cols_kernels_give_the_bits_of_the_body(plain, monkeypatch):
     assert _same(cols.reshape(-1)[ok], rows[ok])
     monkeypatch.setattr(_mod("var"), "SPLIT_BELOW", 1 << 62)
     assert _same(new(xc, dim=1), cols)
+
+
+@pytest.mark.parametrize("k", [16, 8], ids=lambda k: f"K{k}")
+def test_the_cols_blocks_of_the_step_rule_give_the_bits_of_the_body(plain, k, monkeypatch):
+    """K = 16: two tiles together under a register cap; K = 8: four (the plain module: one)."""
+    x = _rows(2 * k, torch.bfloat16, seed=2)
+    xc = x.reshape(2, k, N).transpose(1, 2).contiguous()  # column j of batch b is row k * b + j
+    for op in ("var", "std"):
+        new, old = _mod(op), plain[op]
+        for m in (new, old):
+            monkeypatch.setattr(m, "SHORT_MAX", 0)
+        got = getattr(new, op)(xc, dim=1)
+        assert _same(got, getattr(old, op)(xc, dim=1)), (op, k)
+        assert _same(got.reshape(-1), getattr(new, op)(x, dim=1)), (op, k)  # a column's bits are its row's
+        monkeypatch.undo()
