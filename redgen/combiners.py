@@ -356,8 +356,9 @@ WELFORD = Combiner(
     tree_uses=("sum",),
     # The walk's element combine takes a division for each lane (b's weight 1 / n): on an H200 var's
     # cols kernels ran at 1.29x torch's time (f32) and 1.58x (bf16) at 256 x 40000 x 64 (run 171).
-    # The count, the same k in every lane there, is the walk's own: 32 registers a thread fewer in
-    # the cols kernels' [256, 16] tiles, and no addition a lane.
+    # The count, the same k in every lane there, is the walk's own: the loop carries no [256, 16] count
+    # tile in the cols kernels and adds nothing a lane (their registers are set by the masked tiles'
+    # body: plan.py, COLS_STEP_*). H200 run 182: bf16 0.93-0.97x the time, f32 0.93-1.04x.
     step_body=("w = 1.0 / (k + 1.0)",
                "d = v - a0",
                "return a0 + d * w, a1 + 0.0 + d * d * k * w"),
