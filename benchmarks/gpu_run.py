@@ -65,6 +65,13 @@ def cpu_us(fn, n: int = 200) -> float:
     return (time.perf_counter() - t) / n * 1e6
 
 
+def host_us(fn, n: int = 100, batches: int = 3) -> float:
+    """Host time per call, the fastest of `batches` batches of `n` calls (cpu_us each): what else the
+    host does (an interrupt, a collector pass) only adds to a batch, so the fastest is the call's own
+    cost. One batch of 200 scattered by up to 30 us between neighbouring points (run 182)."""
+    return min(cpu_us(fn, n) for _ in range(batches))
+
+
 def copy_bandwidth() -> float:
     """Device-to-device copy, bytes read + written per second (GB/s)."""
     x = torch.empty(1 << 28, dtype=torch.float32, device="cuda")

@@ -15,7 +15,11 @@ hidden, the reduction over the last dim):
 - bandwidth: (bytes of the inputs + bytes of the output) / time, and the device's own
   copy bandwidth (read + write) measured in the same run, for scale;
 - peers (--peers): Liger-Kernel (rms_norm, layer_norm, add_rms_norm, softmax) and torch.compile,
-  their invariance and times at the same point.
+  their invariance and times at the same point;
+- host time per call (gpu_run.host_us), redgen's and torch's: the modules are loaded from their
+  files, as `from generated.cuda.<op> import <op>` gives them, so a repeated signature replays in
+  Python; `redgen.load` and the mode replay in C++ (redgen/runtime/fast_route.py), which
+  benchmarks/host_time.py times.
 Prints a markdown table, the geomean and the worst ratio, and a line per op against torch and
 each peer (op_summary); --out writes results.json
 and results.md. Shapes: rows 1, 32, 256, 4096, 16384 by hidden 4096, 8192 and 16384; vocab
@@ -249,7 +253,7 @@ def warm_caches(jobs: list[tuple], procs: int) -> None:
 def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: bool,
               peers: dict[str, dict[str, Callable]] | None = None) -> dict:
     import torch
-    from gpu_run import DT, cpu_us, graph_ms, median_ms
+    from gpu_run import DT, graph_ms, host_us, median_ms
     from tolerances import assert_accurate
 
     dt = DT[dtype]
@@ -275,8 +279,8 @@ def run_point(ref: OpRef, fn, dtype: str, m: int, n: int, device: str, timing: b
             row.update(run_peer(peer, fns[ref.name], x, w, b, timing))
     if not timing:
         return row
-    row["host_us_redgen"] = cpu_us(lambda: ref.redgen(fn, x, w, b))
-    row["host_us_torch"] = cpu_us(lambda: ref.torch(x, w, b))
+    row["host_us_redgen"] = host_us(lambda: ref.redgen(fn, x, w, b))
+    row["host_us_torch"] = host_us(lambda: ref.torch(x, w, b))
     ours = median_ms(lambda: ref.redgen(fn, x, w, b))
     theirs = median_ms(lambda: ref.torch(x, w, b))
     ours_g = graph_ms(lambda: ref.redgen(fn, x, w, b))
