@@ -44,7 +44,6 @@ from redgen.plan import (
     COLS_STEP_CAP_ROW_BYTES,
     COLS_STEP_MAXNREG,
     COLS_STEP_NARROW_UNROLL,
-    COLS_STEP_UNROLL,
     COLS_STEP_WIDE_BLOCK,
     COLS_TILE_WIDE_BLOCK,
     COLS_TILE_WIDE_ITEMSIZE,
@@ -436,9 +435,8 @@ class ModuleCtx:
     rows_narrow_warps: int = 0
     rows_narrow_itemsize: int = 0
     rows_narrow_min: int = 0
-    # cuda's cols kernels of a plan with step walks: their tiles loaded together and register cap
-    # (plan.Plan.cols_step; 0: COLS_UNROLL and the compiler's registers).
-    cols_step_unroll: int = 0
+    # cuda's cols kernels of a plan with step walks: their narrow blocks' tiles loaded together and
+    # the wide blocks' register cap (plan.Plan.cols_step; 0: COLS_UNROLL and the compiler's registers).
     cols_step_narrow_unroll: int = 0
     cols_step_wide_block: int = 0
     cols_step_maxnreg: int = 0
@@ -916,7 +914,6 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_across=plan.row_across, rows_narrow_warps=plan.rows_narrow_warps,
         rows_narrow_itemsize=ROWS_NARROW_ITEMSIZE if plan.rows_narrow_warps else 0,
         rows_narrow_min=ROWS_NARROW_MIN if plan.rows_narrow_warps else 0,
-        cols_step_unroll=COLS_STEP_UNROLL if plan.cols_step else 0,
         cols_step_narrow_unroll=COLS_STEP_NARROW_UNROLL if plan.cols_step else 0,
         cols_step_wide_block=COLS_STEP_WIDE_BLOCK if plan.cols_step else 0,
         cols_step_maxnreg=COLS_STEP_MAXNREG if plan.cols_step else 0,

@@ -118,7 +118,8 @@ ROWS_NARROW_MIN = 1024
 # 8 where softmax_stats folds its groups (group_walk): the cols walks fold the rows walks' groups.
 COLS_UNROLL = 1
 # cuda: the cols kernels of a spec whose walks take a step form (Plan.step_walks: var, std) load
-# COLS_STEP_UNROLL tiles together at blocks of at least COLS_STEP_WIDE_BLOCK columns, compiled to at
+# COLS_STEP_UNROLL tiles together (the module's COLS_UNROLL) at blocks of at least COLS_STEP_WIDE_BLOCK
+# columns, compiled to at
 # most COLS_STEP_MAXNREG registers a thread where a row of K elements takes at most
 # COLS_STEP_CAP_ROW_BYTES bytes, and COLS_STEP_NARROW_UNROLL tiles below that block. Their walks'
 # masked tiles combine with the body, a division a lane, which took 248-255 registers (ptxas 12.8,
@@ -586,8 +587,9 @@ class Plan:
     # ROWS_NARROW_ITEMSIZE-byte) elements, ROWS_NARROW_MIN chunks in all (ROWS_NARROW_WARPS); 0: the
     # spec's warps everywhere.
     rows_narrow_warps: int = 0
-    # cuda: the cols kernels of a plan with step walks load COLS_STEP_UNROLL or COLS_STEP_NARROW_UNROLL
-    # tiles together, the wide blocks under COLS_STEP_MAXNREG registers (the constants above).
+    # cuda: the cols kernels of a plan with step walks load COLS_STEP_UNROLL (cols_unroll) or, at blocks
+    # narrower than COLS_STEP_WIDE_BLOCK, COLS_STEP_NARROW_UNROLL tiles together, the wide blocks under
+    # COLS_STEP_MAXNREG registers (the constants above).
     cols_step: bool = False
 
     @property
@@ -702,7 +704,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         # where every reduction is direct no chunk is walked: the split path would only add a launch
         split_below=0 if len(direct) == len(op.reductions) else SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, row_min=ROW_ONCE_MIN if once and row_tiles else 0,
-        unroll=UNROLL, cols_unroll=(UNROLL if inexact else COLS_UNROLL) if op.after else 0,
+        unroll=UNROLL,
+        cols_unroll=(UNROLL if inexact else COLS_STEP_UNROLL if steps else COLS_UNROLL) if op.after else 0,
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
         cols_short_block=COLS_SHORT_BLOCK if short_block else 0,
         cols_short_tiles=COLS_SHORT_TILES if short_block else 0,

@@ -154,8 +154,7 @@ _CUDA_KNOBS = (
     ("unroll", ("UNROLL",)),
     ("cols_unroll", ("COLS_UNROLL",)),
     ("rows_narrow", ("ROWS_NARROW_ITEMSIZE", "ROWS_NARROW_WARPS", "ROWS_NARROW_MIN")),  # the rows walks' warps for 16-bit rows
-    ("cols_step", ("COLS_STEP_UNROLL", "COLS_STEP_NARROW_UNROLL", "COLS_STEP_WIDE_BLOCK", "COLS_STEP_MAXNREG",
-                   "COLS_STEP_CAP_ROW_BYTES")),  # step walks' cols tiles
+    ("cols_step", ("COLS_STEP_NARROW_UNROLL", "COLS_STEP_WIDE_BLOCK", "COLS_STEP_MAXNREG", "COLS_STEP_CAP_ROW_BYTES")),  # step walks' cols tiles
     ("short_tile", ("SHORT_TILE_MAX", "SHORT_TILE_MIN", "ROWS_TILE_ELEMS")),  # short rows' fused walks
     ("cols_tile_block", ("COLS_TILE_BLOCK",)),  # and its column block
     ("cols_tile_elems", ("COLS_TILE_ELEMS",)),  # and a one-read op's cols tile
@@ -190,7 +189,8 @@ CUDA = Target(
              "zero), under the interpreter tl.exp",
     default_cores=40, max_cores=None, cube_cores=None, max_cube_cores=None, ub_bytes=None, ub_align=None,
     empirical_knob="SPLIT_BELOW", empirical_paths=(("fused", 0), ("split", 1 << 62)),
-    empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1), ("SHORT_TILE_MAX", 0)),
+    empirical_off=(("ROW_MAX_TILES", 0), ("UNROLL", 1), ("COLS_UNROLL", 1), ("COLS_STEP_NARROW_UNROLL", 1),
+                   ("SHORT_TILE_MAX", 0)),
     empirical_forms=(("lean", (("ROW_LEAN_ITEMSIZE", 8), ("ROW_FEW_PROGRAMS", -1))),
                      ("across", (("ROW_ACROSS_PROGRAMS", 1 << 62), ("ROW_ACROSS_MIN", 0))),
                      ("row", (("ROW_ACROSS_MIN", 1 << 62), ("ROW_ACROSS_EVEN_MIN", 1 << 62))),

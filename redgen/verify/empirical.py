@@ -87,7 +87,7 @@ def case(plan: Plan) -> dict:
     if t.empirical_off:
         # UNROLL (and COLS_UNROLL) shapes the order where a combiner's groups do (Plan.order_groups):
         # kept there.
-        out["off"] = {k: v for k, v in t.empirical_off if not (k == "UNROLL" and plan.order_groups)}
+        out["off"] = {k: v for k, v in t.empirical_off if not (k in ("UNROLL", "COLS_UNROLL") and plan.order_groups)}
     if t.empirical_forms:
         out["forms"] = {name: dict(knobs) for name, knobs in t.empirical_forms}
     if t.empirical_short_form and plan.short_tile:

@@ -23,7 +23,16 @@ from __future__ import annotations
 
 from redgen import __version__, combiners, sym, targets
 from redgen.errors import BadSplit, BadTile, NotInvariant
-from redgen.plan import ALIGN_MAX, ORDER_FIELDS, SPLIT_BELOW_ONCE, Plan, direct_kind, gather_refs
+from redgen.plan import (
+    ALIGN_MAX,
+    COLS_STEP_NARROW_UNROLL,
+    COLS_STEP_WIDE_BLOCK,
+    ORDER_FIELDS,
+    SPLIT_BELOW_ONCE,
+    Plan,
+    direct_kind,
+    gather_refs,
+)
 from redgen.verify.certificate import (
     BOUND,
     BOUND_TEXT,
@@ -341,6 +350,8 @@ def prove(plan: Plan) -> Certificate:
               if pairs else ()),
             *((f"tiles loaded {plan.unroll} at a time by the chunk walks (UNROLL"
                + (f"; the cols kernels' {plan.cols_unroll}, COLS_UNROLL" if plan.cols_unroll else "")
+               + (f", {COLS_STEP_NARROW_UNROLL} at blocks of fewer than {COLS_STEP_WIDE_BLOCK} columns, "
+                  "COLS_STEP_NARROW_UNROLL" if plan.cols_step else "")
                + "): groups of tiles that all "
                "start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
                "same operations (the empirical check's forced paths load one at a time and are compared)"
