@@ -4,7 +4,8 @@
 
 Issue 12's "cheap to call": for each op at a decode-like size, the host time per call
 (`cpu_us`: calls back to back, one sync) of torch's op, the generated launcher (a repeated
-signature is replayed: `_replayed` in templates/cuda/launch.py.j2), its general path
+signature is replayed: from C++ as redgen.load binds it, and in Python as a module imported
+directly replays it, `_replayed` in templates/cuda/replay.py.j2), its general path
 (`_run`, what every call paid before), and torch's op inside `redgen.batch_invariant()`, its
 replayable routes in C++ (redgen/runtime/fast_route.py) and in Python (REDGEN_FAST_ROUTE=0);
 the C++ route's result is checked bitwise against the Python route's, and in a CUDA graph.
@@ -162,6 +163,18 @@ def main() -> None:
         general_fn = (functools.partial(GENERAL[op](mod), *args) if op in GENERAL else
                       functools.partial(mod._run, *_run_args(mod, op, args, kw)))
         t_general = min(cpu_us(general_fn, 2000) for _ in range(5))
+        # The Python replay: the module as `from generated.cuda.<op> import <op>` leaves it, without
+        # redgen.load's C++ binding. Its replay on new data against the general path, in a CUDA
+        # graph too (its workspaces come from one buffer a call), and its time.
+        fast, mod._FAST = mod._FAST, None
+        try:
+            mod._PLANS.clear()
+            fn(*args, **kw)  # recorded
+            py_same = _equal(fn(*args2, **kw), general)
+            py_graph = _graph(fn, make, kw)
+            t_python = min(cpu_us(functools.partial(fn, *args, **kw), 2000) for _ in range(5))
+        finally:
+            mod._FAST = fast
         # The mode, its replayable routes in C++ (fast_route.py) and in Python: times, and the C++
         # route's result (a served plan: the signature was seen while timing) against Python's.
         mode_out, t_mode = {}, {}
@@ -173,21 +186,26 @@ def main() -> None:
                     mode_graph = _graph(_torch_call_fn(ref), make, kw)
         rows.append(dict(case=name, bitwise_replay_eq_general=same, graph_replay_eq_eager=graph_ok,
                          torch_us=t_torch, redgen_us=t_replay, general_path_us=t_general, mode_us=t_mode["cpp"],
+                         python_replay_us=t_python, bitwise_python_replay_eq_general=py_same,
+                         python_replay_graph_eq_eager=py_graph,
                          mode_python_route_us=t_mode["python"],
                          bitwise_mode_cpp_eq_python=_equal(mode_out["cpp"], mode_out["python"]),
                          mode_graph_eq_eager=mode_graph))
     from redgen.runtime import fast_route
 
     print(f"the mode's C++ route: {fast_route.status()}")
-    print("| call | torch us | redgen us (replayed) | general path us | torch op in batch_invariant() us "
-          "| the same, Python route us | redgen - torch | mode - torch | replay == general (bits) "
-          "| CUDA graph == eager (bits) | mode: C++ == Python route (bits) | mode: CUDA graph == eager (bits) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| call | torch us | redgen us (replayed) | imported directly (Python replay) us | general path us "
+          "| torch op in batch_invariant() us | the same, Python route us | redgen - torch | imported directly - torch "
+          "| mode - torch | replay == general (bits) | CUDA graph == eager (bits) | Python replay == general, "
+          "in a CUDA graph too (bits) | mode: C++ == Python route (bits) | mode: CUDA graph == eager (bits) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['case']} | {r['torch_us']:.1f} | {r['redgen_us']:.1f} | {r['general_path_us']:.1f} | "
-              f"{r['mode_us']:.1f} | {r['mode_python_route_us']:.1f} | {r['redgen_us'] - r['torch_us']:+.1f} | "
+        print(f"| {r['case']} | {r['torch_us']:.1f} | {r['redgen_us']:.1f} | {r['python_replay_us']:.1f} | "
+              f"{r['general_path_us']:.1f} | {r['mode_us']:.1f} | {r['mode_python_route_us']:.1f} | "
+              f"{r['redgen_us'] - r['torch_us']:+.1f} | {r['python_replay_us'] - r['torch_us']:+.1f} | "
               f"{r['mode_us'] - r['torch_us']:+.1f} | {r['bitwise_replay_eq_general']} | "
-              f"{r['graph_replay_eq_eager']} | {r['bitwise_mode_cpp_eq_python']} | {r['mode_graph_eq_eager']} |")
+              f"{r['graph_replay_eq_eager']} | {r['bitwise_python_replay_eq_general'] and r['python_replay_graph_eq_eager']} | "
+              f"{r['bitwise_mode_cpp_eq_python']} | {r['mode_graph_eq_eager']} |")
     if only is None or any("attention" in r["case"] for r in rows):
         print(decode_check())
     if opts.json:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from redgen import __version__, ir, targets
 from redgen.contraction import ContractionPlan
-from redgen.emit import TORCH_DTYPES, _env
+from redgen.emit import TORCH_DTYPES, _env, replay_key
 from redgen.exprs import helpers, pow_form, pow_params, render
 from redgen.names import usable
 
@@ -81,6 +81,7 @@ class ContractionCtx:
     run_args: str = ""  # the public arguments in order, positional: _run's parameters
     call_args: str = ""  # ...as the public function names them (a parameter's keyword)
     replay_knobs: str = ""  # see emit.ModuleCtx.replay_knobs
+    replay_key: str = ""  # see emit.ModuleCtx.replay_key
 
 
 _ROLE = {"batch": ("b", "bi.to(tl.int64)", "NB"), "m": ("m", "rm[:, None]", "M"), "n": ("n", "rn[None, :]", "N")}
@@ -168,6 +169,7 @@ def context(plan: ContractionPlan, certificate) -> ContractionCtx:
         run_args=", ".join([*args, *(q.arg for q in params)]),
         call_args=", ".join([*args, *(q.pub for q in params)]),
         replay_knobs="(_INTERPRET, FORCE_REGIME, SPLIT, CHUNK, BLOCK_K, INTERPRET_PROGRAMS)" if t.replay else "",
+        replay_key=replay_key(args, [*args, *(q.pub for q in params)]) if t.replay else "",
     )
 
 

@@ -423,6 +423,7 @@ class ModuleCtx:
     # The knobs a replayed call's signature holds, as a tuple expression (Target.replay); "": the
     # public launcher calls _run directly.
     replay_knobs: str = ""
+    replay_key: str = ""  # the public call's replay key parts (`replay_key`), where replay_knobs
     # The spec's `tune` lines for this target: (knob, value, spec line), set after the defaults.
     tuned: tuple[tuple[str, int, int], ...] = ()
     # cuda's row kernel may take its combiners' lean forms (plan.Plan.row_lean): a LEAN constexpr.
@@ -514,9 +515,9 @@ def _namer(op: ir.Op, shape: str | None, names: Names):
     return name
 
 
-def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str, str, dict[str, str]]:
+def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str, str, dict[str, str], str]:
     """(signature, _run parameters, _run call, the call handing the signature's arguments on,
-    renamed, public name per spec input/param)."""
+    renamed, public name per spec input/param, the call's replay key parts)."""
     pub: dict[str, str] = {}
     taken: set[str] = set()
     renamed = []
@@ -555,7 +556,27 @@ def _public(op: ir.Op, names: Names, index_op: bool) -> tuple[str, str, str, str
     star = sig.index("*") if "*" in sig else len(sig)
     given = [s.split("=")[0] for s in sig]
     forward = [*given[:star], *(f"{n}={n}" for n in given[star + 1:])]
-    return ", ".join(sig), ", ".join(run), ", ".join(call), ", ".join(forward), ", ".join(renamed), pub
+    return (", ".join(sig), ", ".join(run), ", ".join(call), ", ".join(forward), ", ".join(renamed), pub,
+            replay_key(ins, call))
+
+
+def replay_key(ins: list[str], call: list[str]) -> str:
+    """The parts of a call's replay key after its run, knobs' state and device, as an inline
+    tuple body: what templates/cuda/replay.py.j2 `_sig` holds of each argument, without a call
+    per argument. A tensor input's type, shape, strides, dtype, device, requires_grad and
+    alignment; `dim`'s type and value, `_sig`'s where a tuple (its elements' types: (0, 1) ==
+    (0.0, 1)); every other argument's type and value (`_record` records no call where `_sig`
+    refuses one: a tensor `eps`); nothing for a constant (a spec's reduce dims)."""
+    parts: list[str] = []
+    for a in call:
+        if a in ins:
+            parts += [f"{a}.__class__", f"{a}.shape", f"{a}.stride()", f"{a}.dtype", f"{a}.device",
+                      f"{a}.requires_grad", f"{a}.data_ptr() % 16 == 0"]
+        elif a == "dim":
+            parts += ["dim.__class__", "dim if dim.__class__ is not tuple else _sig(dim)"]
+        elif a.isidentifier():
+            parts += [f"{a}.__class__", a]
+    return ", ".join(parts)
 
 
 def _row_locals(op: ir.Op, exprs: list[ir.E], available: int, names: Names) -> tuple[ValueCtx, ...]:
@@ -813,7 +834,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         sizes[op.after] = "K"
     order = plan.order
     index_op = all(_is_index(op, o.expr) for o in op.outputs)
-    signature, run_params, run_call, forward, renamed, pub = _public(op, names, index_op)
+    signature, run_params, run_call, forward, renamed, pub, replay_key = _public(op, names, index_op)
     group = {op.before: 0, op.reduce_axis: 1, op.after: 2, **{a: 1 for a in op.reduce_axes}}
     lanes = order.lanes.eval({})
     row_inputs = tuple(n for n in (names("input", i.name) for i in op.inputs) if any(n in st.inputs for st in stages))
@@ -821,6 +842,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
     early = _row_early(op, [i.name for i in op.inputs if names("input", i.name) in row_inputs]) if plan.row_tiles else ()
     nest = bool(op.reduce_axes) and plan.target == "cuda"  # cuda walks merged reduce axes in place
     knobs = _knob_names(plan, bool(row_extra), bool(early))
+    if knobs and op.schedule.short is not None:
+        knobs.append("SHORT_MAX")  # decides before a plan is asked for (common/runtime.py.j2 `_short_call`)
     element = [r.expr for r in op.reductions] + [v.expr for v in op.locals]
     exprs = element + [o.expr for o in op.outputs]
     raised = pow_params(exprs)
@@ -902,7 +925,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_tiles=plan.row_tiles, row_min=plan.row_min, unroll=plan.unroll, unroll_orders=bool(plan.order_groups),
         walks=any(st.walked for st in stages),
         cols_unroll=plan.cols_unroll,
-        replay_knobs=_knob_tuple(knobs),
+        replay_knobs=_knob_tuple(knobs), replay_key=replay_key,
         tuned=_tuned(op, plan.target, knobs),
         row_inputs=row_inputs, row_extra=row_extra,
         row_early=tuple(o for o in outputs if o.spec in {e.name for e in early}),

@@ -22,7 +22,7 @@ import re
 RESERVED_ARGS = frozenset({"dim", "keepdim", "dtype"})
 MANGLED = re.compile(r"(in|out|p|r|v)_\d+")
 # The module's own global names (imports, constants): an op name may not rebind them.
-MODULE_NAMES = frozenset({"annotations", "functools", "math", "operator", "os", "torch", "triton", "tl",
+MODULE_NAMES = frozenset({"annotations", "functools", "math", "operator", "os", "sys", "threading", "torch", "triton", "tl",
                           "CERTIFICATE", "OUTPUTS", "LANES", "CORES", "BLOCK_ROWS", "SPLIT_BELOW",
                           "FINISH_BLOCK", "LAUNCH_OPTIONS", "EmptyReduceAxis"})
 # Builtins no generated module calls: an op may be named after one (torch's `sum`, `all`...).

@@ -256,7 +256,10 @@ def test_a_launchers_plan_is_handed_to_cpp_and_its_module_watched():
         mod._hooks = mod_hooks
     try:
         assert fast_route.plans() == (before[0] + 1, before[1])
-        assert isinstance(mod, fast_route._Watched) and "SPLIT_BELOW" in mod._REDGEN_KNOB_NAMES
+        assert mod._ON_KNOB is fast_route._bump and "SPLIT_BELOW" in mod._KNOB_NAMES
+        gen = mod._KNOB_GEN
+        mod.SPLIT_BELOW = mod.SPLIT_BELOW  # a knob set: C++'s plans go stale
+        assert mod._KNOB_GEN == gen + 1
         # no CUDA driver here: C++ declines and the launcher's Python path serves
         assert bound.replay(id(run), (x, 4)) is None
         assert bound.replay(id(run), ([x], 4)) is None  # an argument with no signature

@@ -12,6 +12,7 @@ arguments the general path passes.
 from __future__ import annotations
 
 import importlib
+import math
 
 import pytest
 import torch
@@ -303,3 +304,44 @@ def test_a_replay_calls_the_c_launch_with_device_addresses(scratch, monkeypatch)
             assert a == tensors[b.data_ptr()].data_ptr()
         else:
             assert a == b and type(a) is type(b)
+
+
+def test_a_direct_replay_takes_its_workspaces_from_one_buffer(monkeypatch):
+    """argmax's split path under Triton 3.6's C launcher: its two workspaces (the partials'
+    values and indices) come from one allocation a call, each at a 256-byte step (as aligned as
+    the recorded launches' 16-byte specialization needs), the same address in the partial and
+    the finish launch, where the recorded call had two tensors."""
+    mod = gpu_like(_mod("argmax"), monkeypatch, _check_tensor=lambda *a: None)
+    monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS["split"])
+    log = []
+    for name in [n for n in vars(mod) if n.startswith("_k_")]:
+        k = Kernel(getattr(mod, name), c_launcher=True)
+        k.log = k.compiled.log = k.compiled.run.log = log
+        monkeypatch.setattr(mod, name, k)
+    mod._PLANS.clear()
+    x = _x(3, 4200)
+    y0 = mod.argmax(x, 1)  # recorded: Triton's path
+    recorded = [e for e in log if e[0] == "triton"]
+    (plan,) = mod._PLANS.values()
+    scratch = plan[4]
+    assert [e[0] for e in log] == ["triton", "triton"] and len(scratch) == 2
+    del log[:]
+    y = mod.argmax(x, 1)  # replayed
+    assert [e[0] for e in log] == ["launch", "launch"]
+    # where each recorded launch passed a workspace, the replay passes base + its offset
+    steps = [-(-math.prod(s) * torch.empty(0, dtype=d).element_size() // 256) * 256 for s, _, d in scratch]
+    offsets = [0, steps[0]]
+    seen = {}
+    for (_, _, args, _), (_, replayed) in zip(recorded, log, strict=True):
+        values = replayed[13:]
+        for pos, a in enumerate(args):
+            if not isinstance(a, torch.Tensor):
+                continue
+            if a.data_ptr() == x.data_ptr():
+                assert values[pos] == x.data_ptr()
+            elif a.data_ptr() == y0.data_ptr():
+                assert values[pos] == y.data_ptr()
+            else:
+                j = [i for i, (s, _, d) in enumerate(scratch) if d == a.dtype and s == (a.numel(),)][0]
+                seen.setdefault(j, set()).add(values[pos] - offsets[j])
+    assert sorted(seen) == [0, 1] and len(set.union(*seen.values())) == 1  # one base, two offsets

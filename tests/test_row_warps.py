@@ -62,8 +62,7 @@ def test_the_replay_key_holds_every_knob_the_schedule_reads(name):
     """A knob set between calls (a sweep) must record anew, not replay the old launches."""
     mod = ROW_MODULES[name]
     read = set(re.findall(r"\b(ROW_[A-Z_]+|SPLIT_BELOW|UNROLL|COLS_UNROLL)\b", inspect.getsource(mod._schedule)))
-    key = inspect.getsource(getattr(mod, name))
-    assert read and all(k in key for k in read), sorted(read)
+    assert read and read <= mod._KNOB_NAMES, sorted(read - mod._KNOB_NAMES)  # the replay key's knobs
 
 
 # softmax's own row kernel (512 lanes) already runs 4 warps at its 4096 elements: the rule acts

@@ -17,7 +17,7 @@ parameter a pointer, an integer or an fp32 whose place and size the PTX entry co
 other recorded plan (the interpreter, a launcher of another Triton) is replayed by Python
 called from C++: the same replay as route_replay.py's, without the adapter. A generated
 module's knob set after a plan was recorded (`mod.SPLIT_BELOW = ...`) makes every plan stale
-(the modules' class watches their knobs' names): the next call takes the Python route, which
+(each module watches its knobs' names: its `_watch`): the next call takes the Python route, which
 checks the knobs and probes again.
 
 A generated launcher's own repeated calls take the same C++ replay (`bind`, which redgen.load
@@ -128,28 +128,17 @@ def set_in_fallback(on: bool) -> None:
 
 
 # --- knobs: a generated module's knob set after a plan was recorded makes every plan stale ---
-class _Watched(types.ModuleType):
-    # A knob, or any public global (SHORT_MAX, which hands short rows to another module before
-    # a plan is asked for): setting one makes every plan stale, which costs one Python call each.
-    def __setattr__(self, name: str, value: Any) -> None:
-        super().__setattr__(name, value)
-        _touched(self, name)
-
-    def __delattr__(self, name: str) -> None:
-        super().__delattr__(name)
-        _touched(self, name)
-
-
-def _touched(mod: types.ModuleType, name: str) -> None:
-    if _EXT is not None and (not name.startswith("_") or name in mod.__dict__.get("_REDGEN_KNOB_NAMES", ())):
+def _bump() -> None:
+    if _EXT is not None:
         _EXT.bump()
 
 
 def _watch(mod: types.ModuleType) -> None:
-    if type(mod) is types.ModuleType:
-        # The globals `_knobs()` reads are the knobs a recorded plan holds.
-        mod.__dict__["_REDGEN_KNOB_NAMES"] = frozenset(mod._knobs.__code__.co_names)
-        mod.__class__ = _Watched
+    # A knob, or any public global (SHORT_MAX, which hands short rows to another module before
+    # a plan is asked for): the module's own watch (templates/cuda/replay.py.j2 `_watch`) calls
+    # _bump on each setting, which makes every C++ plan stale (one Python call each).
+    if mod.__dict__.get("_ON_KNOB") is not _bump:
+        mod._watch(mod, _bump)
 
 
 # --- a recorded plan, as C++ takes it ---
