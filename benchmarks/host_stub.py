@@ -78,7 +78,10 @@ class _Kernel:
 def _stub(op: str):
     from redgen.runtime.loader import load
 
-    mod = importlib.import_module(load(op, "cuda").__module__)
+    return _stub_module(importlib.import_module(load(op, "cuda").__module__))
+
+
+def _stub_module(mod):
     if getattr(mod, "_STUBBED", False):
         return mod
     mod._INTERPRET = False
@@ -90,6 +93,12 @@ def _stub(op: str):
     if hasattr(mod, "_check"):
         chk2 = mod._check
         mod._check = lambda name, t, device_type: chk2(name, t, "cpu")
+    if hasattr(mod, "_is_short"):
+        # a `short` op's rows go to its short op as on a GPU (softmax 8 x 32000: softmax_held's launch)
+        short = mod._is_short
+        mod._is_short = lambda op_, x, dim, keepdim, before, after, device_type, dtype: short(
+            op_, x, dim, keepdim, before, after, "cpu", dtype)
+        _stub_module(mod._short_module())
     for name in dir(mod):
         v = getattr(mod, name)
         if type(v).__name__ in ("JITFunction", "InterpretedFunction"):  # device functions too: nothing compiles
