@@ -233,3 +233,11 @@ def test_a_transposed_fresh_output_is_replayable_a_view_is_not(mod):
     assert not mod._fresh(base[:, 1:]) and not mod._fresh(base[..., ::2]) and not mod._fresh(base[0])
     assert not mod._fresh(torch.empty(6).as_strided((2, 3), (0, 1)))  # overlapping
     assert mod._fresh(torch.empty(1, 4, 1)) and mod._fresh(torch.empty(0, 3))
+
+
+def test_the_moving_integers_specialize_as_any_launch_argument():
+    """`_int_specs` (a dense call's six moving integers in one call) gives `_spec`'s tuples, so the
+    kernels a geometry binds are those `_go` would pick, at every edge of Triton's specialization."""
+    mod = importlib.import_module(load("attention", "cuda").__module__)
+    values = (0, 1, 2, 15, 16, 17, 700, 2**31 - 1, 2**31, 2**63 - 1, 2**63, -1, -(2**31), -(2**31) - 1)
+    assert mod._int_specs(*values) == tuple(map(mod._spec, values))
