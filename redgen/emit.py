@@ -61,6 +61,7 @@ from redgen.plan import (
     ROW_TILE_WARP_LANES,
     ROWS_NARROW_ITEMSIZE,
     ROWS_NARROW_MIN,
+    ROWS_OUT_ITEMSIZE,
     ROWS_TILE_ELEMS,
     SHORT_TILE_MIN,
     Plan,
@@ -436,6 +437,10 @@ class ModuleCtx:
     rows_narrow_warps: int = 0
     rows_narrow_itemsize: int = 0
     rows_narrow_min: int = 0
+    # cuda's rows fused walks of 16-bit rows of several chunks sweep their outputs in stages
+    # (plan.Plan.rows_out_stages): a STAGES constexpr.
+    rows_out_stages: int = 0
+    rows_out_itemsize: int = 0
     # cuda's cols kernels of a plan with step walks: their narrow blocks' tiles loaded together and
     # the wide blocks' register cap (plan.Plan.cols_step; 0: COLS_UNROLL and the compiler's registers).
     cols_step_narrow_unroll: int = 0
@@ -937,6 +942,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_across=plan.row_across, rows_narrow_warps=plan.rows_narrow_warps,
         rows_narrow_itemsize=ROWS_NARROW_ITEMSIZE if plan.rows_narrow_warps else 0,
         rows_narrow_min=ROWS_NARROW_MIN if plan.rows_narrow_warps else 0,
+        rows_out_stages=plan.rows_out_stages,
+        rows_out_itemsize=ROWS_OUT_ITEMSIZE if plan.rows_out_stages else 0,
         cols_step_narrow_unroll=COLS_STEP_NARROW_UNROLL if plan.cols_step else 0,
         cols_step_wide_block=COLS_STEP_WIDE_BLOCK if plan.cols_step else 0,
         cols_step_maxnreg=COLS_STEP_MAXNREG if plan.cols_step else 0,
@@ -1036,7 +1043,8 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
            "cols_flat": plan.free_cols or plan.cols_stack,
            "row_tile": plan.short_tile and plan.row_holds_short,
            "row": bool(plan.row_tiles), "row_min": bool(plan.row_min), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
-           "rows_narrow": bool(plan.rows_narrow_warps), "cols_step": plan.cols_step,
+           "rows_narrow": bool(plan.rows_narrow_warps), "rows_out": bool(plan.rows_out_stages),
+           "cols_step": plan.cols_step,
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]
 

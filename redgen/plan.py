@@ -110,6 +110,20 @@ UNROLL = 8
 ROWS_NARROW_ITEMSIZE = 2
 ROWS_NARROW_WARPS = 2
 ROWS_NARROW_MIN = 1024
+# cuda: a rows kernel's fused walk of rows of several chunks whose elements take at most
+# ROWS_OUT_ITEMSIZE bytes sweeps its outputs over the reduce axis in ROWS_OUT_STAGES software-
+# pipelined stages (tl.range's num_stages: the next iterations' loads issued ahead, into shared
+# memory). Those sweeps waited on their loads (ncu, H200 run 196: bf16 softmax 4096 x 151936 at 45%
+# achieved occupancy, long-scoreboard stalls the most), and the stages gave bf16 softmax 4096 x
+# 151936 1075.3 -> 1012.6 us, 2048 x 151936 580.5 -> 554.9, 16384 x 65536 1658.2 -> 1619.4,
+# log_softmax 4096 x 151936 1051.3 -> 957.4 (run 198, bits equal); f32 gained nothing (softmax
+# 4096 x 151936 0.95-1.03x), and pipelining the statistics' walk too, or with 4 tiles in flight,
+# was no better. Only specs of one input: a sweep that also loads a weight (and a bias, a residual)
+# lost (run 199: bf16 2048 x 65536 rms_norm 205.1 -> 235.8 us, layer_norm 267.2 -> 317.4,
+# add_rms_norm 406.1 -> 432.2; fp8_quant 4096 x 65536 even). Not order-shaping: the same tiles,
+# loaded and stored by the same expressions.
+ROWS_OUT_STAGES = 3
+ROWS_OUT_ITEMSIZE = 2
 # cuda's cols kernels ([LANES, BLOCK_K] tiles, 16x a rows tile at BLOCK_K 16) load one tile at a
 # time: a group of 8 such tiles is 16x the registers of a rows kernel's group. With the shuffle
 # lane trees and a block fitted to small K (templates/common/macros.j2) the cols kernels went,
@@ -587,6 +601,10 @@ class Plan:
     # ROWS_NARROW_ITEMSIZE-byte) elements, ROWS_NARROW_MIN chunks in all (ROWS_NARROW_WARPS); 0: the
     # spec's warps everywhere.
     rows_narrow_warps: int = 0
+    # cuda: the software-pipelined stages of a rows kernel's fused output sweep over rows of several
+    # chunks of at most ROWS_OUT_ITEMSIZE-byte elements (ROWS_OUT_STAGES), in a spec of one input; 0:
+    # no such sweep, or none.
+    rows_out_stages: int = 0
     # cuda: the cols kernels of a plan with step walks load COLS_STEP_UNROLL (cols_unroll) or, at blocks
     # narrower than COLS_STEP_WIDE_BLOCK, COLS_STEP_NARROW_UNROLL tiles together, the wide blocks under
     # COLS_STEP_MAXNREG registers (the constants above).
@@ -723,6 +741,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         group_walk=groups, direct=direct,
         step_walks=steps, cols_step=bool(steps) and bool(op.after),
         rows_narrow_warps=ROWS_NARROW_WARPS if walked and kernels[0].name == "rows" else 0,
+        rows_out_stages=(ROWS_OUT_STAGES if walked and op.mapped and kernels[0].name == "rows" and len(op.inputs) == 1
+                         else 0),
         row_stack=row_stack, row_across=row_stack > 1 and not _reads_position(op),
         copy_rule=_NESTED_RULE.format(*op.reduce_axes) if op.reduce_axes else
         "the launcher moves the reduced dims next to each other with a permute (a view) and "

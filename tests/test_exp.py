@@ -38,6 +38,8 @@ m = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(m)
 k = m._k_rows_fused
 consts = dict(WIDE=False, BLOCK=1, LANES=256, LOG2_LANES=8, PAIRS=False, UNROLL=2)
+if "STAGES" in k.arg_names:
+    consts["STAGES"] = 3  # the output sweep's staged loop (16-bit rows of several chunks)
 sig = {}
 for p in k.params:
     n = p.name

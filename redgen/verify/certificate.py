@@ -136,8 +136,13 @@ def mapped_note(plan: Plan) -> tuple[str, ...]:
     outs = ", ".join(f"{o.name}[{', '.join(a.lower() for a in o.axes)}]" for o in op.mapped)
     split = (" (the split path writes them with a map kernel over (programs, chunks) from the stored "
              "totals: the same expression on the same totals)" if plan.split_below else "")
+    staged = ("; the rows kernel's fused sweep of them over rows of several chunks of at most "
+              "ROWS_OUT_ITEMSIZE-byte elements runs in ROWS_OUT_STAGES software-pipelined stages (tl.range's "
+              "num_stages: loads issued ahead of their use): the same loads and stores, in the same "
+              "iterations" if plan.rows_out_stages else "")
     return (f"the outputs over the reduce axis {outs}: element-wise, each from its own input elements "
-            f"and its row's final totals after every reduction; nothing is combined across elements{split}",)
+            f"and its row's final totals after every reduction; nothing is combined across elements{split}"
+            f"{staged}",)
 
 
 def invariant_symbols(plan: Plan) -> tuple[str, ...]:
