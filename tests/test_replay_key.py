@@ -155,3 +155,20 @@ def test_an_executed_by_hand_short_op_keys_on_short_max(monkeypatch):
     mod.SHORT_MAX = 0
     own = mod.softmax(x, -1)
     assert len(mod._PLANS) == 1 and torch.allclose(own, short, atol=1e-6)
+
+
+@pytest.mark.parametrize("op", ["mean", "softmax", "attention"])
+def test_the_key_asks_torchs_binding_for_the_device(op, monkeypatch):
+    """On a GPU build of torch the key's device comes from torch._C._cuda_getDevice, without
+    torch.cuda.current_device()'s Python check (H200 run 201: 0.150 against 0.428 us); a CPU build
+    has no binding, and the device then comes from torch.cuda.current_device (the stand-ins')."""
+    mod = _mod(op)
+    assert mod._GET_DEVICE is getattr(torch._C, "_cuda_getDevice", None)
+    monkeypatch.setattr(mod, "_INTERPRET", False)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 3)
+    monkeypatch.setattr(mod, "_GET_DEVICE", None)
+    assert mod._device() == 3
+    monkeypatch.setattr(mod, "_GET_DEVICE", lambda: 5)
+    assert mod._device() == 5
+    monkeypatch.setattr(mod, "_INTERPRET", True)
+    assert mod._device() == -1  # the interpreter's tensors are the CPU's
