@@ -315,13 +315,17 @@ def prove(plan: Plan) -> Certificate:
             + (f" ({', '.join(free)}: any tree selects the same pair)" if free else ""),
             f"fused vs split path ({_split_rule(plan)}): same chunk code, same left-to-right chunk combine",
             *((f"the row kernel (rows of at most {plan.row_tiles} tiles of {lanes} held on chip, read once, "
-               f"for every batch size): the fused kernel's tiles, combines, lane trees and chunk combine in "
-               f"the same sequence, on values loaded up front; a tile wholly inside the row and its chunk "
-               f"combines its elements unmasked (the mask holds there for every row that is stored); the "
-               f"empirical check's forced paths run with it off and are compared with it; a tile held as "
-               f"loaded (RAW, 16-bit inputs of long rows; PACK: two a 32-bit word, split back in place by "
-               f"tl.join, a reshape and a bitcast to the input's dtype) is widened to the same float32 values "
-               f"at each use"
+               + (f"on grids of at most {plan.row_rows} rows of 32-bit elements, {plan.row_bf16_rows} of bfloat16 "
+                  f"(ROW_ROWS, ROW_BF16_ROWS; a bfloat16 widened by a shift of its bits, the same float32), the "
+                  f"chunked walks elsewhere" if plan.row_rows else
+                  "for every batch size")
+               + "): the fused kernel's tiles, combines, lane trees and chunk combine in "
+               "the same sequence, on values loaded up front; a tile wholly inside the row and its chunk "
+               "combines its elements unmasked (the mask holds there for every row that is stored); the "
+               "empirical check's forced paths run with it off and are compared with it; a tile held as "
+               "loaded (RAW, 16-bit inputs of long rows; PACK: two a 32-bit word, split back in place by "
+               "tl.join, a reshape and a bitcast to the input's dtype) is widened to the same float32 values "
+               "at each use"
                + (f"; up to {plan.row_stack} chunks' [BLOCK, LANES] partials stacked as the rows of one tile "
                   f"(tl.join, a permute and reshapes: values moved, never combined) meet their lanes in one "
                   f"call of the same pairwise tree, each row its own lanes, then unstacked in chunk order for "
