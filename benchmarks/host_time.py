@@ -59,6 +59,9 @@ def cases():
          lambda x, d: torch.softmax(x, d)),
         ("argmax 8x32000 bf16", "argmax", lambda s: (rnd(8, 32000, dtype=bf, seed=s), -1), {},
          lambda x, d: torch.argmax(x, d)),
+        # rows the row kernel holds (one launch): a greedy step's argmax over a short vocabulary
+        ("argmax 8x8192 bf16", "argmax", lambda s: (rnd(8, 8192, dtype=bf, seed=s), -1), {},
+         lambda x, d: torch.argmax(x, d)),
         ("matmul 8x2048x2048 bf16", "matmul", lambda s: (rnd(8, 2048, dtype=bf, seed=s), wt.t()), {},
          lambda a, b: a @ b),
         # a decode step as Hugging Face's sdpa attention makes it: 8 sequences, 16 query heads over
