@@ -80,7 +80,7 @@ ROW_ONCE_COMBINERS = ("sum", "max", "min")
 # and to torch at every point): f32 1 x 8192 2.94 -> 1.95 us (torch 4.15), 32 x 12000 3.72 -> 2.72,
 # 256 x 16384 5.78 -> 5.00, 1024 x 8192 9.15 -> 7.32 (1.01-1.52x at 1-1024 rows), but 0.90-1.00x at
 # 4096-16384 rows; bf16 0.32-0.90x at every point, the compiler running the combine on packed
-# 16-bit pairs of loads. Widened by a shift of their bits (_rg_f32, Plan.row_widen) bf16 rows held
+# 16-bit pairs of loads. Widened by a shift of their bits (_rg_f32, where Plan.row_rows is set) bf16 rows held
 # took 1.01-1.77x the chunked walks' speed at 1-1024 rows but 1024 x 16384 (0.77x; run 205: 1 x
 # 8192 2.87 -> 1.97 us, torch 4.18; 32 x 12000 4.31 -> 2.44). float16 is never held: its widening
 # is a conversion the compiler still narrows (142-228 packed instructions a kernel).
