@@ -407,8 +407,8 @@ class ModuleCtx:
     # row (those the reductions read; the others are loaded by the output sweep).
     row_tiles: int = 0
     row_min: int = 0  # plan.row_min
-    row_rows: int = 0  # plan.row_rows (and the row kernel's held loads widened through _rg_f32)
-    row_bf16_rows: int = 0  # plan.row_bf16_rows
+    row_rows: int = 0  # plan.row_rows (and the row kernel's held loads widened through _rg_f32_held)
+    row_half_rows: int = 0  # plan.row_half_rows
     row_inputs: tuple[str, ...] = ()
     # The inputs the row kernel's output sweep loads (a weight, a bias: read by the outputs,
     # not by the reductions); () where it has none.
@@ -924,12 +924,12 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         widen_loads=widen_loads,
         helpers=helpers(exprs)
         + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES}))
-        + (("f32",) if widen_loads or plan.row_rows else ()),
+        + (("f32",) if widen_loads else ()) + (("f32_held",) if plan.row_rows else ()),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,
-        row_tiles=plan.row_tiles, row_min=plan.row_min, row_rows=plan.row_rows, row_bf16_rows=plan.row_bf16_rows,
+        row_tiles=plan.row_tiles, row_min=plan.row_min, row_rows=plan.row_rows, row_half_rows=plan.row_half_rows,
         unroll=plan.unroll, unroll_orders=bool(plan.order_groups),
         walks=any(st.walked for st in stages),
         cols_unroll=plan.cols_unroll,
@@ -1027,7 +1027,8 @@ def _short_tile(plan: Plan, lanes: int) -> dict[str, int]:
 def _isz_picks(plan: Plan) -> str:
     """What a launcher's _schedule reads the input's element bytes for, in words."""
     picks = ((["the cols stack's rows past LANES", "the tile walk's block"] if plan.cols_stack else [])
-             + (["the rows walks' warps"] if plan.rows_narrow_warps else []))
+             + (["the rows walks' warps"] if plan.rows_narrow_warps else [])
+             + (["the grids the row kernel holds"] if plan.row_rows else []))
     if not picks:
         return "nothing in this module"
     return picks[0] if len(picks) == 1 else ", ".join(picks[:-1]) + " and " + picks[-1]

@@ -73,20 +73,21 @@ ROW_TILES = 128  # and at most this many tiles: each is unrolled code (a spec of
 ROW_ONCE_MAX = 16384
 ROW_ONCE_COMBINERS = ("sum", "max", "min")
 # argmax/argmin's index pairs (which read the position, so never across chunks) are held only on
-# grids of at most ROW_ONCE_PAIR_ROWS rows of 32-bit elements, ROW_ONCE_PAIR_BF16_ROWS of bfloat16.
+# grids of at most ROW_ONCE_PAIR_ROWS rows of 32-bit elements, ROW_ONCE_PAIR_HALF_ROWS of 16-bit ones.
 # Held, they combine each element into its lane's pair; the chunked walks fold a group of tiles
 # (its max, then the first index of it) and issue fewer instructions an element. On an H200 (run
 # 203, docs/gpu_2026_11_29/README.md; 1-16384 rows of 4096-16384, bits equal to the shipped modules
 # and to torch at every point): f32 1 x 8192 2.94 -> 1.95 us (torch 4.15), 32 x 12000 3.72 -> 2.72,
 # 256 x 16384 5.78 -> 5.00, 1024 x 8192 9.15 -> 7.32 (1.01-1.52x at 1-1024 rows), but 0.90-1.00x at
 # 4096-16384 rows; bf16 0.32-0.90x at every point, the compiler running the combine on packed
-# 16-bit pairs of loads. Widened by a shift of their bits (_rg_f32, where Plan.row_rows is set) bf16 rows held
-# took 1.01-1.77x the chunked walks' speed at 1-1024 rows but 1024 x 16384 (0.77x; run 205: 1 x
-# 8192 2.87 -> 1.97 us, torch 4.18; 32 x 12000 4.31 -> 2.44). float16 is never held: its widening
-# is a conversion the compiler still narrows (142-228 packed instructions a kernel).
+# 16-bit pairs of loads. Widened where the compiler cannot narrow them back (_rg_f32_held, where
+# Plan.row_rows is set: a bfloat16 by a shift of its bits, a float16 by cvt.f32.f16 in an asm),
+# bf16 rows held took 1.01-1.77x the chunked walks' speed at 1-1024 rows but 1024 x 16384 (0.77x;
+# run 205: 1 x 8192 2.87 -> 1.97 us, torch 4.18; 32 x 12000 4.31 -> 2.44), f16 1.00-1.84x at 1-256
+# rows (run 208: 1 x 8192 2.89 -> 1.93, 32 x 12000 4.31 -> 2.34).
 ROW_ONCE_PAIRS = ("argmax", "argmin")
 ROW_ONCE_PAIR_ROWS = 1024
-ROW_ONCE_PAIR_BF16_ROWS = 256
+ROW_ONCE_PAIR_HALF_ROWS = 256
 # ...from this length: the shorter rows were not timed held (runs 91-92 tuned their rows walk).
 ROW_ONCE_MIN = 4096
 # On an H100 (docs/gpu_2026_11_26/README.md runs 54-56, bits equal at every point) rows of 16384
@@ -529,11 +530,12 @@ class Plan:
     # one-read spec: ROW_ONCE_MIN; 0 where the row kernel holds every row it can).
     row_min: int = 0
     # cuda: a one-read spec of index pairs (ROW_ONCE_PAIRS) holds rows only on grids of at most
-    # row_rows rows of 32-bit elements, row_bf16_rows of bfloat16 (ROW_ONCE_PAIR_ROWS,
-    # ROW_ONCE_PAIR_BF16_ROWS), and widens its held loads through _rg_f32 (a bfloat16 by a shift
-    # of its bits); 0: at every grid and element size, widened by a conversion.
+    # row_rows rows of 32-bit elements, row_half_rows of 16-bit ones (ROW_ONCE_PAIR_ROWS,
+    # ROW_ONCE_PAIR_HALF_ROWS), and widens its held loads through _rg_f32_held (a bfloat16 by a
+    # shift of its bits, a float16 by cvt.f32.f16 in an asm); 0: at every grid and element size,
+    # widened by a conversion.
     row_rows: int = 0
-    row_bf16_rows: int = 0
+    row_half_rows: int = 0
     # cuda: tiles a chunk walk loads together (UNROLL, the launcher's default; 0: one at a time,
     # no such code). Not order-shaping: the same tiles in the same sequence, see macros.j2 `chunk`.
     unroll: int = 0
@@ -748,7 +750,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         split_below=0 if len(direct) == len(op.reductions) else SPLIT_BELOW_REREAD if rereads else SPLIT_BELOW_ONCE,
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, row_min=ROW_ONCE_MIN if once and row_tiles else 0,
         row_rows=ROW_ONCE_PAIR_ROWS if once and pairs and row_tiles else 0,
-        row_bf16_rows=ROW_ONCE_PAIR_BF16_ROWS if once and pairs and row_tiles else 0,
+        row_half_rows=ROW_ONCE_PAIR_HALF_ROWS if once and pairs and row_tiles else 0,
         unroll=UNROLL,
         cols_unroll=(UNROLL if inexact else COLS_STEP_UNROLL if steps else COLS_UNROLL) if op.after else 0,
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,

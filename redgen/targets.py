@@ -173,7 +173,7 @@ _CUDA_KNOBS = (
     ("row", ("ROW_MAX_TILES", "ROW_ELEMS", "ROW_WARP_LANES", "ROW_FEW_PROGRAMS", "ROW_FEW_MIN_ELEMS", "ROW_FEW_WARPS",
              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE")),
     ("row_min", ("ROW_MIN",)),  # the shortest row it holds (a one-read spec's)
-    ("row_rows", ("ROW_ROWS", "ROW_BF16_ROWS")),  # and the grids it holds them on (index pairs)
+    ("row_rows", ("ROW_ROWS", "ROW_HALF_ROWS")),  # and the grids it holds them on (index pairs)
     ("row_stack", ("ROW_STACK", "ROW_STACK_LONG")),  # the chunks' trees stacked
     ("row_across", ("ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_PAD", "ROW_ACROSS_LANES",
                     "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS", "ROW_ACROSS_FEW_WARPS", "ROW_ACROSS_PACK_LANES",

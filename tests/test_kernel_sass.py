@@ -132,3 +132,19 @@ def test_packed_rows_load_four_words_a_load(tmp_path):
     assert "'num_warps': 4," in done.stdout
     sass = (out / "0__k_rows_across.sass").read_text()
     assert sass.count("LDG.E.128 ") == 16 and "LDG.E " not in sass and "LDG.E.64 " not in sass
+
+
+@pytest.mark.parametrize(("dtype", "widen"), [("bf16", "shl.b32"), ("f16", "cvt.f32.f16")])
+def test_held_index_pairs_combine_in_float32(tmp_path, dtype, widen):
+    """argmax's held 16-bit rows (the row kernel at a short grid): each load widened where the compiler
+    cannot narrow it back (_rg_f32_held), so the pair combine compiles to float32 compares, not to
+    packed 16-bit ones (held that way they lost 0.32-0.90x, H200 run 203; widened 1.0-1.8x, runs 205
+    and 208)."""
+    out = tmp_path / "sass"
+    done = _run([str(ROOT / "generated/cuda/argmax.py"), "--shape", "2,8192", "--dim", "1", "--dtype", dtype,
+                 "--sass", str(out)])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1].startswith("_k_rows_row grid (2,)")
+    ptx, sass = (out / "0__k_rows_row.ptx").read_text(), (out / "0__k_rows_row.sass").read_text()
+    assert widen in ptx
+    assert "HSETP2" not in sass and "HMNMX2" not in sass

@@ -5,8 +5,8 @@ sum, mean, amax, amin, nansum and vector_norm hold rows of ROW_ONCE_MIN to ROW_O
 elements in the row kernel (all of a row's loads at once, one launch); shorter rows keep the
 rows walk and longer ones the chunked walk (the split path at short grids). argmax and argmin
 hold them too, but only on grids of at most ROW_ONCE_PAIR_ROWS rows of 32-bit elements and
-ROW_ONCE_PAIR_BF16_ROWS of bfloat16 (float16 never), their loads widened through _rg_f32. Checked
-here: which specs have it, what the launcher takes at which length, grid and dtype, and the bits
+ROW_ONCE_PAIR_HALF_ROWS of 16-bit ones, their loads widened through _rg_f32_held. Checked here:
+which specs have it, what the launcher takes at which length, grid and element size, and the bits
 of the row kernel against both chunked paths, torch and the same row inside a batch.
 """
 
@@ -37,52 +37,41 @@ def test_other_specs_keep_their_rows(op):
     """Combiners with trees of their own were not timed held (ROW_ONCE_COMBINERS); a position read
     (nll_loss's target) keeps the walk; a spec that reads its row again holds every row it can."""
     p = plan_spec(f"specs/{op}.red", "cuda")
-    assert (p.row_min, p.row_rows, p.row_bf16_rows) == (0, 0, 0)
+    assert (p.row_min, p.row_rows, p.row_half_rows) == (0, 0, 0)
     assert (p.row_tiles > 0) == bool(p.op.mapped or p.op.stages > 1)
 
 
 @pytest.mark.parametrize("op", ["argmax", "argmin"])
 def test_index_pairs_hold_rows_on_short_grids(op):
     """Held, an index pair's combine runs on each element and lost to the chunked walks' group folds
-    on long grids, and in bf16 where the compiler narrowed it (runs 203 and 205): the plan says where
-    it holds them, never across chunks, and widens their loads by a shift of their bits."""
+    on long grids, and in 16 bits where the compiler narrowed it (runs 203, 205, 208): the plan says
+    where it holds them, never across chunks, and widens their loads where it cannot narrow them."""
     p = plan_spec(f"specs/{op}.red", "cuda")
     lanes = p.order.lanes.eval({})
     assert (p.row_tiles, p.row_min) == (plan.ROW_ONCE_MAX // lanes, plan.ROW_ONCE_MIN)
-    assert (p.row_rows, p.row_bf16_rows) == (plan.ROW_ONCE_PAIR_ROWS, plan.ROW_ONCE_PAIR_BF16_ROWS)
+    assert (p.row_rows, p.row_half_rows) == (plan.ROW_ONCE_PAIR_ROWS, plan.ROW_ONCE_PAIR_HALF_ROWS)
     assert not p.row_across
     mod = importlib.import_module(f"generated.cuda.{op}")
-    assert (mod.ROW_ROWS, mod.ROW_BF16_ROWS) == (plan.ROW_ONCE_PAIR_ROWS, plan.ROW_ONCE_PAIR_BF16_ROWS)
+    assert (mod.ROW_ROWS, mod.ROW_HALF_ROWS) == (plan.ROW_ONCE_PAIR_ROWS, plan.ROW_ONCE_PAIR_HALF_ROWS)
     note = (f"on grids of at most {plan.ROW_ONCE_PAIR_ROWS} rows of 32-bit elements, "
-            f"{plan.ROW_ONCE_PAIR_BF16_ROWS} of bfloat16")
+            f"{plan.ROW_ONCE_PAIR_HALF_ROWS} of 16-bit ones")
     assert any(note in n for n in mod.CERTIFICATE["not_order_shaping"])
     src = inspect.getsource(mod._k_rows_row.fn)
-    assert "_rg_f32(in_0_v)" in src and ".to(tl.float32)" not in src
-    assert "_rg_f32(" in inspect.getsource(mod._widen.fn)
+    assert "_rg_f32_held(in_0_v)" in src and ".to(tl.float32)" not in src
+    assert "_rg_f32_held(" in inspect.getsource(mod._widen.fn)
 
 
-@pytest.mark.parametrize(("m", "n", "dtype", "shape"), [
-    (1, 8192, torch.float32, "row"),
-    (1024, 16384, torch.float32, "row"),
-    (1025, 16384, torch.float32, "rows"),  # a longer grid: the chunked walk
-    (256, 8192, torch.bfloat16, "row"),
-    (257, 8192, torch.bfloat16, "rows"),
-    (1, 8192, torch.float16, "rows"),  # float16: the chunked walk at every grid
-    (1, 4095, torch.float32, "rows"),  # below ROW_MIN
-    (1, 16385, torch.float32, "rows"),  # past ROW_ONCE_MAX
+@pytest.mark.parametrize(("m", "n", "isz", "shape"), [
+    (1, 8192, 4, "row"),
+    (1024, 16384, 4, "row"),
+    (1025, 16384, 4, "rows"),  # a longer grid: the chunked walk
+    (256, 8192, 2, "row"),
+    (257, 8192, 2, "rows"),
+    (1, 4095, 4, "rows"),  # below ROW_MIN
+    (1, 16385, 4, "rows"),  # past ROW_ONCE_MAX
 ])
-def test_the_schedule_holds_index_pairs_where_the_plan_says(m, n, dtype, shape):
-    mod = importlib.import_module("generated.cuda.argmax")
-    isz = torch.empty(0, dtype=dtype).element_size()
-    assert mod._schedule(m, n, 1, isz, dtype == torch.bfloat16)[2] == shape
-
-
-@pytest.mark.parametrize(("dtype", "held"), [(torch.bfloat16, True), (torch.float16, False)])
-def test_the_launcher_tells_bfloat16_from_float16(dtype, held, monkeypatch):
-    mod = importlib.import_module("generated.cuda.argmin")
-    seen = launches(mod, monkeypatch)
-    mod.argmin(torch.zeros(2, 4100, dtype=dtype), 1)
-    assert (seen[0][0] == "_k_rows_row") is held
+def test_the_schedule_holds_index_pairs_where_the_plan_says(m, n, isz, shape):
+    assert importlib.import_module("generated.cuda.argmax")._schedule(m, n, 1, isz)[2] == shape
 
 
 @pytest.mark.parametrize(("n", "shape", "split"), [
@@ -118,7 +107,7 @@ def test_row_kernel_bits_equal_the_chunked_paths_and_the_batch(op, dtype, monkey
         assert torch.equal(fn(x, 1), held), (op, dtype, below)
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("op", ["argmax", "argmin"])
 def test_held_index_pairs_equal_the_chunked_paths_torch_and_the_batch(op, dtype, monkeypatch):
     """Rows of 9000 with ties, NaN and a row of -inf: the row kernel's first index of the maximum (NaN

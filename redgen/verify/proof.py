@@ -315,9 +315,9 @@ def prove(plan: Plan) -> Certificate:
             + (f" ({', '.join(free)}: any tree selects the same pair)" if free else ""),
             f"fused vs split path ({_split_rule(plan)}): same chunk code, same left-to-right chunk combine",
             *((f"the row kernel (rows of at most {plan.row_tiles} tiles of {lanes} held on chip, read once, "
-               + (f"on grids of at most {plan.row_rows} rows of 32-bit elements, {plan.row_bf16_rows} of bfloat16 "
-                  f"(ROW_ROWS, ROW_BF16_ROWS; a bfloat16 widened by a shift of its bits, the same float32), the "
-                  f"chunked walks elsewhere" if plan.row_rows else
+               + (f"on grids of at most {plan.row_rows} rows of 32-bit elements, {plan.row_half_rows} of 16-bit "
+                  f"ones (ROW_ROWS, ROW_HALF_ROWS; widened to the same float32, a bfloat16 by a shift of its bits, "
+                  f"a float16 by cvt.f32.f16), the chunked walks elsewhere" if plan.row_rows else
                   "for every batch size")
                + "): the fused kernel's tiles, combines, lane trees and chunk combine in "
                "the same sequence, on values loaded up front; a tile wholly inside the row and its chunk "
