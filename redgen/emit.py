@@ -924,7 +924,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         widen_loads=widen_loads,
         helpers=helpers(exprs)
         + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES}))
-        + (("f32",) if widen_loads else ()) + (("f32_held",) if plan.row_rows else ()),
+        + (("f32",) if widen_loads or plan.row_rows else ()) + (("f32_held",) if plan.row_rows else ()),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,

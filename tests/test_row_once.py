@@ -88,6 +88,15 @@ def test_the_launcher_holds_rows_of_row_min_to_row_once_max(n, shape, split):
     assert (got[2], got[6]) == (shape, split)
 
 
+def _chunked_paths_equal(mod, fn, x, held, monkeypatch):
+    """fn(x, 1) without the row kernel (ROW_MAX_TILES 0), on the fused and then the split path,
+    gives the row kernel's bits `held`."""
+    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
+    for below in (0, 1 << 62):
+        monkeypatch.setattr(mod, "SPLIT_BELOW", below)
+        assert torch.equal(fn(x, 1), held), (mod.__name__, x.dtype, below)
+
+
 @pytest.mark.parametrize("op", ["sum", "amax", "vector_norm"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_row_kernel_bits_equal_the_chunked_paths_and_the_batch(op, dtype, monkeypatch):
@@ -101,10 +110,7 @@ def test_row_kernel_bits_equal_the_chunked_paths_and_the_batch(op, dtype, monkey
     held = fn(x, 1)
     assert [name for name, _ in seen] == ["_k_rows_row"]
     assert torch.equal(fn(x[2:3], 1), held[2:3])
-    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
-    for below in (0, 1 << 62):  # the fused path, then the split path
-        monkeypatch.setattr(mod, "SPLIT_BELOW", below)
-        assert torch.equal(fn(x, 1), held), (op, dtype, below)
+    _chunked_paths_equal(mod, fn, x, held, monkeypatch)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
@@ -123,7 +129,4 @@ def test_held_index_pairs_equal_the_chunked_paths_torch_and_the_batch(op, dtype,
     assert [name for name, _ in seen] == ["_k_rows_row"]
     assert torch.equal(held, getattr(torch, op)(x, 1))
     assert torch.equal(fn(x[1:2], 1), held[1:2])
-    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
-    for below in (0, 1 << 62):  # the fused path, then the split path
-        monkeypatch.setattr(mod, "SPLIT_BELOW", below)
-        assert torch.equal(fn(x, 1), held), (op, below)
+    _chunked_paths_equal(mod, fn, x, held, monkeypatch)
