@@ -58,6 +58,7 @@ from redgen.plan import (
     FREE_COLS_MIN,
     FREE_COLS_SMALL,
     FREE_COLS_SMALL_BLOCK,
+    ROW_PREFETCH_AHEAD,
     ROW_TILE_WARP_LANES,
     ROWS_NARROW_ITEMSIZE,
     ROWS_NARROW_MIN,
@@ -408,6 +409,8 @@ class ModuleCtx:
     row_tiles: int = 0
     row_min: int = 0  # plan.row_min
     row_rows: int = 0  # plan.row_rows (and the row kernel's held loads widened through _rg_f32_held)
+    row_prefetch: int = 0  # plan.row_prefetch (the row kernels' L2 prefetch: PF, PF_LINES, _rg_prefetch)
+    row_prefetch_ahead: int = 0
     row_half_rows: int = 0  # plan.row_half_rows
     row_inputs: tuple[str, ...] = ()
     # The inputs the row kernel's output sweep loads (a weight, a bias: read by the outputs,
@@ -924,12 +927,14 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         widen_loads=widen_loads,
         helpers=helpers(exprs)
         + tuple(sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES}))
-        + (("f32",) if widen_loads or plan.row_rows else ()) + (("f32_held",) if plan.row_rows else ()),
+        + (("f32",) if widen_loads or plan.row_rows else ()) + (("f32_held",) if plan.row_rows else ())
+        + (("prefetch",) if plan.row_prefetch else ()),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
         fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,
         row_tiles=plan.row_tiles, row_min=plan.row_min, row_rows=plan.row_rows, row_half_rows=plan.row_half_rows,
+        row_prefetch=plan.row_prefetch, row_prefetch_ahead=ROW_PREFETCH_AHEAD if plan.row_prefetch else 0,
         unroll=plan.unroll, unroll_orders=bool(plan.order_groups),
         walks=any(st.walked for st in stages),
         cols_unroll=plan.cols_unroll,
@@ -1046,7 +1051,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
            "free_cols": plan.free_cols, "cols_stack": plan.cols_stack,
            "cols_flat": plan.free_cols or plan.cols_stack,
            "row_tile": plan.short_tile and plan.row_holds_short,
-           "row": bool(plan.row_tiles), "row_min": bool(plan.row_min), "row_rows": bool(plan.row_rows), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
+           "row": bool(plan.row_tiles), "row_min": bool(plan.row_min), "row_rows": bool(plan.row_rows), "row_prefetch": bool(plan.row_prefetch), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
            "rows_narrow": bool(plan.rows_narrow_warps), "rows_out": bool(plan.rows_out_stages),
            "cols_step": plan.cols_step,
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}

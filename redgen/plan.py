@@ -105,6 +105,23 @@ ROW_ONCE_MIN = 4096
 # at 1024-4096 rows of 20000 and 32000; before it rows of 32000 held lost to the chunked walk at
 # 1-32 rows (the decode batches of sampling: bf16 1 x 32000 6.7 against 5.0 us; across 4.5).
 ROW_STACK_MAX = 8
+# cuda: a row kernel of a spec with outputs over the reduce axis holds one row a multiprocessor at
+# rows of 32000 (run 200: 16 warps, 105 registers, occupancy 25%), so its SM loads a row, then computes
+# on it, then stores, with no other program's loads to overlap. Where it holds 16-bit rows of more
+# than ROW_PREFETCH_MIN elements as loaded (RAW), each program first asks L2 for the rows of the
+# program ROW_PREFETCH_AHEAD waves on (the device's SM count times it: prefetch.global.L2, a
+# 128-byte line a lane; a hint, nothing read back), on grids of more programs than that: the DRAM
+# reads then run while this program computes, and that program's loads hit L2. On an H200 (run 212,
+# docs/gpu_2026_12_02/README.md; bits equal to the modules without it at every point):
+# softmax_held bf16 4096 x 32000 165.1 -> 150.3 us (75 -> 82% of the copy bandwidth), 16384 x 32000
+# 641.6 -> 573.0 (77 -> 86%), 4096 x 24576 135.2 -> 127.9, 4096 x 20000 103.2 -> 99.7;
+# log_softmax_held 4096 x 20000 104.9 -> 89.9 (73 -> 86%), 16384 x 32000 646.7 -> 571.9;
+# layer_norm bf16 4096 x 32000 163.4 -> 146.3 (75 -> 84%); 1024 x 32000 and 4096 x 16384 within
+# 0.3%. Not below: f32 rows lost (softmax_held 4096 x 32000 253.5 -> 354.0 us, 97 -> 70%; 4096 x
+# 20000 95 -> 79%), as did rows of 1024 (16384 x 1024 17.2 -> 22.5), and prefetching two waves on
+# lost to one at every point (bf16 4096 x 32000 182.2 us).
+ROW_PREFETCH_MIN = 16384
+ROW_PREFETCH_AHEAD = 1
 # cuda: tiles a chunk walk loads at once (more loads in flight per program). On an H100 over 36
 # points (sum, amax, argmax, logsumexp, softmax at rows x N up to 4096 x 32000 and 1 x 151936),
 # geomean torch / redgen: 1 tile 1.27, 2: 1.33, 4: 1.37, 8: 1.41 (benchmarks/unroll_sweep.py,
@@ -536,6 +553,11 @@ class Plan:
     # widened by a conversion.
     row_rows: int = 0
     row_half_rows: int = 0
+    # cuda: the row kernels (row, across) of a spec with outputs over the reduce axis whose rows may
+    # be longer than row_prefetch elements prefetch into L2 the rows of the program ROW_PREFETCH_AHEAD
+    # waves on, where they hold 16-bit rows of more than row_prefetch elements as loaded
+    # (ROW_PREFETCH_MIN); 0: no such code. A cache hint: the same loads, values and order.
+    row_prefetch: int = 0
     # cuda: tiles a chunk walk loads together (UNROLL, the launcher's default; 0: one at a time,
     # no such code). Not order-shaping: the same tiles in the same sequence, see macros.j2 `chunk`.
     unroll: int = 0
@@ -751,6 +773,8 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         finish_block=FINISH_BLOCK, row_tiles=row_tiles, row_min=ROW_ONCE_MIN if once and row_tiles else 0,
         row_rows=ROW_ONCE_PAIR_ROWS if once and pairs and row_tiles else 0,
         row_half_rows=ROW_ONCE_PAIR_HALF_ROWS if once and pairs and row_tiles else 0,
+        row_prefetch=(ROW_PREFETCH_MIN if op.mapped and row_tiles and row_tiles * order.lanes.eval({}) > ROW_PREFETCH_MIN
+                      else 0),
         unroll=UNROLL,
         cols_unroll=(UNROLL if inexact else COLS_STEP_UNROLL if steps else COLS_UNROLL) if op.after else 0,
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,

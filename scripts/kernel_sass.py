@@ -40,6 +40,7 @@ DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16", "i64": "int64"
 # What a launcher chooses for the interpreter alone, undone for the GPU's compile: a contraction's bf16
 # emulation (numpy has no bf16 dot).
 GPU_CONSTS = {"EMULATE_BF16": False}
+GPU_SMS = 132  # an H100's and an H200's multiprocessors, for a launcher that sizes a grid or a prefetch by them
 # An SASS instruction line of cuobjdump: /*0a40*/  [@P0] OPCODE.MODIFIERS operands ;
 _INSTR = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
 # Packed 16-bit arithmetic (HFMA2.MMA is the compiler's idiom for a register move, not arithmetic).
@@ -95,6 +96,11 @@ def record(mod, op: str, tensors, dim, kwargs) -> list:
         launches.append((self, grid, args, kw))
 
     own, JITFunction.run = JITFunction.run, run
+    # The GPU's SMs where a launcher asks for them (_CPU_SMS: the row kernels' L2 prefetch, which a CPU
+    # tensor would leave out), this module's and the one it hands short rows to.
+    for m in (mod, *((mod._short_module(),) if hasattr(mod, "_short_module") else ())):
+        if hasattr(m, "_CPU_SMS"):
+            m._CPU_SMS = GPU_SMS
     try:
         getattr(mod, op)(*tensors, *(() if dim is None else (dim,)), **kwargs)
     except (TypeError, ValueError, RuntimeError) as e:

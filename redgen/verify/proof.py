@@ -326,6 +326,10 @@ def prove(plan: Plan) -> Certificate:
                "loaded (RAW, 16-bit inputs of long rows; PACK: two a 32-bit word, split back in place by "
                "tl.join, a reshape and a bitcast to the input's dtype) is widened to the same float32 values "
                "at each use"
+               + ("; on the GPU, where such rows are longer than ROW_PREFETCH_MIN elements and the grid longer "
+                  "than ROW_PREFETCH_AHEAD waves of programs, each program first asks L2 for the rows of the "
+                  "program that many waves on (prefetch.global.L2: a cache hint, nothing read back)"
+                  if plan.row_prefetch else "")
                + (f"; up to {plan.row_stack} chunks' [BLOCK, LANES] partials stacked as the rows of one tile "
                   f"(tl.join, a permute and reshapes: values moved, never combined) meet their lanes in one "
                   f"call of the same pairwise tree, each row its own lanes, then unstacked in chunk order for "
