@@ -144,7 +144,7 @@ def cases():
         ("argmax 8x32000 bf16", "argmax", lambda m: m.argmax(s32, -1), lambda: torch.argmax(s32, -1)),
         ("matmul 8x2048x2048 bf16", "matmul", lambda m: m.matmul(a8, wt.t()), lambda: f.linear(a8, wt)),
         ("attention decode 8x16/4x700 bf16", "attention",
-         lambda m: m.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=False),
+         lambda m: m.attention(q, k, v, causal=False, heads_first=True),
          lambda: f.scaled_dot_product_attention(q, k, v, enable_gqa=True)),
     ]
 
