@@ -119,7 +119,11 @@ ROW_STACK_MAX = 8
 # layer_norm bf16 4096 x 32000 163.4 -> 146.3 (75 -> 84%); 1024 x 32000 and 4096 x 16384 within
 # 0.3%. Not below: f32 rows lost (softmax_held 4096 x 32000 253.5 -> 354.0 us, 97 -> 70%; 4096 x
 # 20000 95 -> 79%), as did rows of 1024 (16384 x 1024 17.2 -> 22.5), and prefetching two waves on
-# lost to one at every point (bf16 4096 x 32000 182.2 us).
+# lost to one at every point (bf16 4096 x 32000 182.2 us). Only rows whose reductions read one
+# input: add_rms_norm's (x and the residual, both prefetched) lost at every point timed (run
+# 213, docs/gpu_2026_12_02/README.md: bf16 16384 x 32000 995.8 -> 1404.0 us, 99 -> 70%; 4096 x
+# 24576 196.7 -> 259.4; 4096 x 20000 175.3 -> 208.8; without it 88-99% of the copy bandwidth),
+# where rms_norm's gained (4096 x 20000 105.8 -> 95.0, 16384 x 32000 536.9 -> 523.4).
 ROW_PREFETCH_MIN = 16384
 ROW_PREFETCH_AHEAD = 1
 # cuda: tiles a chunk walk loads at once (more loads in flight per program). On an H100 over 36
@@ -556,7 +560,7 @@ class Plan:
     # cuda: the row kernels (row, across) of a spec with outputs over the reduce axis whose rows may
     # be longer than row_prefetch elements prefetch into L2 the rows of the program ROW_PREFETCH_AHEAD
     # waves on, where they hold 16-bit rows of more than row_prefetch elements as loaded
-    # (ROW_PREFETCH_MIN); 0: no such code. A cache hint: the same loads, values and order.
+    # (ROW_PREFETCH_MIN), of one input; 0: no such code. A cache hint: the same loads, values and order.
     row_prefetch: int = 0
     # cuda: tiles a chunk walk loads together (UNROLL, the launcher's default; 0: one at a time,
     # no such code). Not order-shaping: the same tiles in the same sequence, see macros.j2 `chunk`.
@@ -774,7 +778,7 @@ def plan_cuda(op: ir.Op, t: targets.Target = targets.CUDA) -> Plan:
         row_rows=ROW_ONCE_PAIR_ROWS if once and pairs and row_tiles else 0,
         row_half_rows=ROW_ONCE_PAIR_HALF_ROWS if once and pairs and row_tiles else 0,
         row_prefetch=(ROW_PREFETCH_MIN if op.mapped and row_tiles and row_tiles * order.lanes.eval({}) > ROW_PREFETCH_MIN
-                      else 0),
+                      and len(_row_read(op)) == 1 else 0),
         unroll=UNROLL,
         cols_unroll=(UNROLL if inexact else COLS_STEP_UNROLL if steps else COLS_UNROLL) if op.after else 0,
         cols_split_tree=COLS_SPLIT_TREE_BLOCK if split_tree else 0, align_hint=True,
@@ -840,6 +844,11 @@ def gather_refs(r: ir.Reduction) -> tuple[str, str]:
     """(x, t): the spec's names of a gather reduction's input and index (direct_kind "gather")."""
     hit, x, _ = r.expr.args
     return x.name, hit.args[1].name
+
+
+def _row_read(op: ir.Op) -> set[str]:
+    """The inputs the reductions read along the row (what a row kernel holds)."""
+    return {i for r in op.reductions for i in ir.inputs_read(r.expr, op)}
 
 
 def _reads_position(op: ir.Op) -> bool:
