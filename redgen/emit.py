@@ -109,16 +109,18 @@ class Fp8Ctx:
     normal_min: str  # smallest normal fp8 magnitude
     sub_scale: str  # 1 / subnormal ulp
     sub_ulp: str
+    tl: str  # the Triton dtype
+    sign_bits: bool = False  # targets.Target.fp8_sign_bits: the sign set in the byte, not by the cast
 
 
-def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str) -> Fp8Ctx:
+def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str, tl_name: str) -> Fp8Ctx:
     shift = 23 - mant
     return Fp8Ctx(torch_name, mant, repr(fmax), over, shift, (1 << (shift - 1)) - 1, -(1 << shift),
-                  repr(2.0 ** emin), repr(2.0 ** (mant - emin)), repr(2.0 ** (emin - mant)))
+                  repr(2.0 ** emin), repr(2.0 ** (mant - emin)), repr(2.0 ** (emin - mant)), tl_name)
 
 
-FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn"),
-       "f8e5m2": _fp8(2, -14, ir.FP8_MAX["f8e5m2"], "inf", "torch.float8_e5m2")}
+FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn", "tl.float8e4nv"),
+       "f8e5m2": _fp8(2, -14, ir.FP8_MAX["f8e5m2"], "inf", "torch.float8_e5m2", "tl.float8e5")}
 
 
 
@@ -930,7 +932,8 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         + (("f32",) if widen_loads or plan.row_rows else ()) + (("f32_held",) if plan.row_rows else ())
         + (("prefetch",) if plan.row_prefetch else ()),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
-        fp8={d: FP8[d] for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
+        fp8={d: replace(FP8[d], sign_bits=targets.get(plan.target).fp8_sign_bits)
+             for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,
         row_tiles=plan.row_tiles, row_min=plan.row_min, row_rows=plan.row_rows, row_half_rows=plan.row_half_rows,

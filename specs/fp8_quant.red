@@ -3,7 +3,9 @@
 #   q     = fp8_e4m3(clamp(x / scale, -448, 448))        the row quantized
 # The cast rounds as torch's .to(torch.float8_e4m3fn) (to nearest even; the clamp keeps it
 # from overflowing, which torch turns into NaN): q and scale are bit for bit what torch
-# computes in float32, x.float() / scale[:, None] clamped and cast. A NaN in the row makes
+# computes in float32, x.float() / scale[:, None] clamped and cast, under the interpreter;
+# on a CUDA GPU `/` is Triton's div.full.f32 (within 2 ulp), so a quotient that close to an
+# fp8 rounding midpoint may round to its neighbour (docs/ops.md). A NaN in the row makes
 # the scale NaN. The launcher views the input as x[M, N]: N = the quantized dim(s) (the
 # hidden size), M = every dim before them. fp8_quant_e5m2 is the e5m2 variant.
 op fp8_quant

@@ -191,6 +191,31 @@ def test_fp8_rounding_matches_torch_on_a_dense_grid(target, op):
     assert torch.equal(q.view(torch.uint8), x.to(fp8).view(torch.uint8))
 
 
+@pytest.mark.parametrize("target", ["cuda", "ascend"])
+@pytest.mark.parametrize("op", list(FP8))
+def test_fp8_signed_zeros_are_torchs(target, op):
+    """Negative values that round to zero store -0 (0x80), as torch's cast does; cuda's helper sets the
+    sign in the byte (targets.Target.fp8_sign_bits), the cast taking the magnitude alone."""
+    fp8, fmax = FP8[op]
+    tiny = [-0.0, 0.0, -1e-30, -1e-9, -(2.0 ** -20), 2.0 ** -20, -3.0e-38]
+    x = torch.tensor([[fmax, -fmax, *tiny]])  # absmax fmax: scale 1, q is the cast of x itself
+    q, s = MODS[target][op].__dict__[op](x)
+    assert torch.equal(s, torch.ones(1, 1))
+    assert torch.equal(q.view(torch.uint8), x.to(fp8).view(torch.uint8))
+    assert q.view(torch.uint8)[0, 2].item() == 0x80 and q.view(torch.uint8)[0, 3].item() == 0
+
+
+@pytest.mark.parametrize("op", list(FP8))
+@pytest.mark.parametrize("target", [rg_targets.CUDA, rg_targets.ASCEND], ids=lambda t: t.name)
+def test_fp8_sign_set_in_the_byte_where_the_target_says(op, target):
+    """cuda's helper casts the magnitude and ORs the sign bit into the byte; ascend's casts the signed value."""
+    fmt = {"fp8_quant": "f8e4m3", "fp8_quant_e5m2": "f8e5m2"}[op]
+    helper = Path(MODS[target.name][op].__file__).read_text().split(f"def _rg_{fmt}(")[1].split("\n\n\n")[0]
+    assert ("| sign)" in helper) == target.fp8_sign_bits
+    assert ("-r, r)" in helper) == (not target.fp8_sign_bits)
+    assert rg_targets.CUDA.fp8_sign_bits
+
+
 def test_fp8_quant_batch_invariant(variant):
     x = randn(9, 4133, dtype=torch.bfloat16, seed=7, scale=2.0)
     for op in FP8:
