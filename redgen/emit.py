@@ -107,7 +107,9 @@ class Fp8Ctx:
     half: int  # rounding increment below the half ulp (plus the kept lsb: ties to even)
     mask: int  # clears the dropped bits
     normal_min: str  # smallest normal fp8 magnitude
-    sub_scale: str  # 1 / subnormal ulp
+    # 2**23 subnormal ulps: (a + sub_add) - sub_add rounds a magnitude below normal_min to the
+    # subnormal grid (to nearest even; float32's ulp at sub_add is the fp8 subnormal ulp)
+    sub_add: str
     sub_ulp: str
     tl: str  # the Triton dtype
     sign_bits: bool = False  # targets.Target.fp8_sign_bits: the sign set in the byte, not by the cast
@@ -116,7 +118,7 @@ class Fp8Ctx:
 def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str, tl_name: str) -> Fp8Ctx:
     shift = 23 - mant
     return Fp8Ctx(torch_name, mant, repr(fmax), over, shift, (1 << (shift - 1)) - 1, -(1 << shift),
-                  repr(2.0 ** emin), repr(2.0 ** (mant - emin)), repr(2.0 ** (emin - mant)), tl_name)
+                  repr(2.0 ** emin), repr(2.0 ** (23 + emin - mant)), repr(2.0 ** (emin - mant)), tl_name)
 
 
 FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn", "tl.float8e4nv"),

@@ -43,7 +43,7 @@ from generated.cuda import mean as c_mean
 from generated.cuda import nansum as c_nansum
 from generated.cuda import nll_loss as c_nll_loss
 from generated.cuda import vector_norm as c_vector_norm
-from redgen import errors, functions
+from redgen import emit, errors, functions
 from redgen import targets as rg_targets
 from redgen.cli import main
 from redgen.errors import RedgenError
@@ -189,6 +189,26 @@ def test_fp8_rounding_matches_torch_on_a_dense_grid(target, op):
     q, s = MODS[target][op].__dict__[op](x)
     assert torch.equal(s, torch.ones(1, 1))
     assert torch.equal(q.view(torch.uint8), x.to(fp8).view(torch.uint8))
+
+
+@pytest.mark.parametrize("fmt", ["f8e4m3", "f8e5m2"])
+def test_fp8_subnormal_rounding_constant_is_torchs(fmt):
+    """The helper rounds a magnitude below the smallest normal fp8 to the subnormal grid as
+    (a + sub_add) - sub_add in float32: every 61st float32 pattern below it, and each grid point's
+    neighbours and ties, round as torch's cast does (exhaustively checked when it was written)."""
+    import numpy as np
+
+    ctx = emit.FP8[fmt]
+    fp8 = {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}[fmt]
+    top = np.float32(float(ctx.normal_min)).view(np.uint32)
+    a = np.arange(0, top, 61, dtype=np.uint32).view(np.float32)
+    ulp = np.float32(float(ctx.sub_ulp))
+    grid = np.arange(0, 2 ** ctx.mant, dtype=np.float32) * ulp
+    ties = np.concatenate([grid + ulp / 2, np.nextafter(grid + ulp / 2, np.float32(0)), np.nextafter(grid + ulp / 2, np.float32(1))])
+    a = np.concatenate([a, ties[ties < float(ctx.normal_min)]])
+    c = np.float32(float(ctx.sub_add))
+    got = torch.from_numpy((a + c) - c)
+    assert torch.equal(got, torch.from_numpy(a).to(fp8).float())
 
 
 @pytest.mark.parametrize("target", ["cuda", "ascend"])
