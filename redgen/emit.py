@@ -7,6 +7,7 @@ templates only format. Output is byte-identical for identical inputs.
 from __future__ import annotations
 
 import importlib.util
+import math
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -112,13 +113,21 @@ class Fp8Ctx:
     sub_add: str
     sub_ulp: str
     tl: str  # the Triton dtype
+    # Where over is nan: the magnitude above which the rounding passes max (max and half its ulp; the
+    # tie rounds to max, whose last mantissa bit is 0), so that one unordered compare of the input
+    # (above it, or a NaN) gives nan; "" where over is not nan (the rounded value and the NaN checked).
+    nan_above: str
     sign_bits: bool = False  # targets.Target.fp8_sign_bits: the sign set in the byte, not by the cast
 
 
 def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str, tl_name: str) -> Fp8Ctx:
     shift = 23 - mant
+    m, e = math.frexp(fmax)  # fmax = m * 2**e, 0.5 <= m < 1: its fp8 ulp is 2**(e - 1 - mant)
+    even = int(m * 2 ** (mant + 1)) % 2 == 0
+    nan_above = repr(fmax + 2.0 ** (e - 2 - mant)) if over == "nan" and even else ""
     return Fp8Ctx(torch_name, mant, repr(fmax), over, shift, (1 << (shift - 1)) - 1, -(1 << shift),
-                  repr(2.0 ** emin), repr(2.0 ** (23 + emin - mant)), repr(2.0 ** (emin - mant)), tl_name)
+                  repr(2.0 ** emin), repr(2.0 ** (23 + emin - mant)), repr(2.0 ** (emin - mant)), tl_name,
+                  nan_above)
 
 
 FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn", "tl.float8e4nv"),

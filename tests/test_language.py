@@ -211,6 +211,22 @@ def test_fp8_subnormal_rounding_constant_is_torchs(fmt):
     assert torch.equal(got, torch.from_numpy(a).to(fp8).float())
 
 
+def test_fp8_nan_threshold_is_where_the_rounding_passes_max():
+    """e4m3fn's helper gives nan in one compare, above emit.FP8's nan_above: exactly the float32
+    magnitudes whose rounding to the fp8 grid (the helper's own, on the float32 bits) passes max, for
+    every pattern from max to twice it; e5m2 (inf above max) keeps its two checks. (torch 2.13's cast
+    saturates such values to 448 instead: fp8_quant clamps before it.)"""
+    import numpy as np
+
+    ctx = emit.FP8["f8e4m3"]
+    lo, hi = (np.float32(v).view(np.uint32) for v in (float(ctx.max), 2 * float(ctx.max)))
+    bits = np.arange(lo, hi, dtype=np.uint32).astype(np.int64)
+    rounded = ((bits + ctx.half + ((bits >> ctx.shift) & 1)) & ctx.mask).astype(np.uint32).view(np.float32)
+    a = bits.astype(np.uint32).view(np.float32)
+    assert np.array_equal(a > np.float32(float(ctx.nan_above)), rounded > np.float32(float(ctx.max)))
+    assert float(ctx.nan_above) == 464.0 and emit.FP8["f8e5m2"].nan_above == ""
+
+
 @pytest.mark.parametrize("target", ["cuda", "ascend"])
 @pytest.mark.parametrize("op", list(FP8))
 def test_fp8_signed_zeros_are_torchs(target, op):
