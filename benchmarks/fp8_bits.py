@@ -7,8 +7,9 @@ fp8_max, min_scale)). Each differing byte is counted in one of three classes: a 
 differs (-0 against +0), a neighbour on the fp8 grid (one code apart: the quotient on the other side
 of a rounding midpoint), anything else. The scale is compared too, and row 0 alone against row 0 in
 the batch. Then the GPU time (CUDA graphs, median) of each module and of torch's five kernels, and the
-bytes moved against the copy bandwidth measured in the same run. Run 214 (docs/ops.md) found zeros
-whose sign differed and, about once in 10^7 elements, a neighbour: Triton's `/` is div.full.f32.
+bytes moved against the copy bandwidth measured in the same run. Run 214 (docs/ops.md) counted
+differing bytes that fit zeros of the other sign (before the cuda helper set the sign in the byte)
+and, about once in 10^7 elements, neighbours: Triton's `/` is div.full.f32.
 """
 
 from __future__ import annotations
