@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import struct
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -117,7 +118,14 @@ class Fp8Ctx:
     # tie rounds to max, whose last mantissa bit is 0), so that one unordered compare of the input
     # (above it, or a NaN) gives nan; "" where over is not nan (the rounded value and the NaN checked).
     nan_above: str
-    sign_bits: bool = False  # targets.Target.fp8_sign_bits: the sign set in the byte, not by the cast
+    # The byte in integers (targets.Target.fp8_int_bytes): a normal magnitude's rounded float32 bits
+    # shifted right by `shift`, less code_bias, are its fp8 code (exponent and mantissa: float32's
+    # exponent bias 127 against the format's); a subnormal's code is the bits of a + sub_add less
+    # sub_bits (float32's ulp there being the fp8 subnormal ulp, the difference counts those ulps).
+    code_bias: int
+    sub_bits: int
+    over_code: int  # the code of inf (e5m2); 127, a NaN's, where over is nan
+    int_bytes: bool = False
 
 
 def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str, tl_name: str) -> Fp8Ctx:
@@ -125,9 +133,12 @@ def _fp8(mant: int, emin: int, fmax: float, over: str, torch_name: str, tl_name:
     m, e = math.frexp(fmax)  # fmax = m * 2**e, 0.5 <= m < 1: its fp8 ulp is 2**(e - 1 - mant)
     even = int(m * 2 ** (mant + 1)) % 2 == 0
     nan_above = repr(fmax + 2.0 ** (e - 2 - mant)) if over == "nan" and even else ""
+    sub_add = 2.0 ** (23 + emin - mant)
+    # the format's exponent bias is 1 - emin; inf's code: the exponent all ones, the mantissa zero
+    over_code = 127 if over == "nan" else 127 >> mant << mant
     return Fp8Ctx(torch_name, mant, repr(fmax), over, shift, (1 << (shift - 1)) - 1, -(1 << shift),
-                  repr(2.0 ** emin), repr(2.0 ** (23 + emin - mant)), repr(2.0 ** (emin - mant)), tl_name,
-                  nan_above)
+                  repr(2.0 ** emin), repr(sub_add), repr(2.0 ** (emin - mant)), tl_name, nan_above,
+                  (126 + emin) << mant, struct.unpack("<i", struct.pack("<f", sub_add))[0], over_code)
 
 
 FP8 = {"f8e4m3": _fp8(3, -6, ir.FP8_MAX["f8e4m3"], "nan", "torch.float8_e4m3fn", "tl.float8e4nv"),
@@ -943,7 +954,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         + (("f32",) if widen_loads or plan.row_rows else ()) + (("f32_held",) if plan.row_rows else ())
         + (("prefetch",) if plan.row_prefetch else ()),
         int_inputs=tuple(names("input", i.name) for i in op.inputs if i.integer),
-        fp8={d: replace(FP8[d], sign_bits=targets.get(plan.target).fp8_sign_bits)
+        fp8={d: replace(FP8[d], int_bytes=targets.get(plan.target).fp8_int_bytes)
              for d in sorted({o.dtype for o in op.outputs if o.dtype in ir.FP8_DTYPES})},
         reduce_dims=repr(tuple(op.inputs[0].axes.index(a) for a in op.reduce_axes)) if op.reduce_axes else None,
         ndim=len(op.inputs[0].axes), nest=nest,

@@ -72,12 +72,14 @@ class Target:
     # where a module has the knob; () none. cuda's "long_tile": SHORT_TILE_MAX 0, a row this short
     # walked in LANES lanes as a longer one is, not in TILE (plan.Plan.short_tile).
     empirical_short_form: tuple[str, str, int] | tuple[()] = ()
-    # An fp8 output's sign is set in its byte (the helper casts the rounded magnitude, never a negative
-    # value, and ORs the input's sign bit into it), so it does not depend on what the cast does with
-    # -0.0: on an H200 about half of the values that round to zero differed from torch's bytes, as the
-    # negative half stored +0 for torch's -0 would (run 214, docs/ops.md). False: the rounded value
-    # is cast with its sign.
-    fp8_sign_bits: bool = False
+    # An fp8 output's byte is computed in integers from the rounded float32 bits, its sign bit the
+    # input's, and stored as the fp8 dtype's bits: no float-to-fp8 conversion is compiled. On an H200
+    # the conversion stored +0 for about half of the negative values that round to zero, where torch
+    # stores -0 (run 214), and the conversion of the magnitude with the sign ORed into its byte
+    # stored 0xfc at every odd element of the 4-warp row kernel (run 216: Triton's unpacking of the
+    # paired e4m3x2 conversion); the integer form gave torch's bytes at every point (run 216,
+    # docs/ops.md). False: the rounded value is cast with its sign.
+    fp8_int_bytes: bool = False
     # Forms of the cols kernels' walks, each compared bit for bit with the natural call at every reduce
     # length and every K > 1 (first dtype): (name, ((knob, value), ...)), run where the plan's flag of that
     # name (plan.Plan) is set and the module has every knob. cuda's "free_cols": FREE_COLS_MIN,
@@ -205,7 +207,7 @@ CUDA = Target(
                      ("row", (("ROW_ACROSS_MIN", 1 << 62), ("ROW_ACROSS_EVEN_MIN", 1 << 62))),
                      ("late", (("ROW_PRE_PROGRAMS", -1),)),
                      ("stored_late", (("ROW_EARLY_WORDS", -1),))),
-    empirical_short_form=("long_tile", "SHORT_TILE_MAX", 0), fp8_sign_bits=True,
+    empirical_short_form=("long_tile", "SHORT_TILE_MAX", 0), fp8_int_bytes=True,
     empirical_cols_forms=(("free_cols", (("FREE_COLS_MIN", 0), ("FREE_COLS_K", 0), ("FREE_COLS_LONG_MIN", 0),
                                          ("FREE_COLS_LONG_K", 0), ("FREE_COLS_FLAT_MIN", 0),
                                          ("COLS_FLAT_BELOW", 4))),

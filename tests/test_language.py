@@ -231,7 +231,7 @@ def test_fp8_nan_threshold_is_where_the_rounding_passes_max():
 @pytest.mark.parametrize("op", list(FP8))
 def test_fp8_signed_zeros_are_torchs(target, op):
     """Negative values that round to zero store -0 (0x80), as torch's cast does; cuda's helper sets the
-    sign in the byte (targets.Target.fp8_sign_bits), the cast taking the magnitude alone."""
+    input's sign bit in the byte it computes (targets.Target.fp8_int_bytes)."""
     fp8, fmax = FP8[op]
     tiny = [-0.0, 0.0, -1e-30, -1e-9, -(2.0 ** -20), 2.0 ** -20, -3.0e-38]
     x = torch.tensor([[fmax, -fmax, *tiny]])  # absmax fmax: scale 1, q is the cast of x itself
@@ -243,13 +243,54 @@ def test_fp8_signed_zeros_are_torchs(target, op):
 
 @pytest.mark.parametrize("op", list(FP8))
 @pytest.mark.parametrize("target", [rg_targets.CUDA, rg_targets.ASCEND], ids=lambda t: t.name)
-def test_fp8_sign_set_in_the_byte_where_the_target_says(op, target):
-    """cuda's helper casts the magnitude and ORs the sign bit into the byte; ascend's casts the signed value."""
+def test_fp8_byte_in_integers_where_the_target_says(op, target):
+    """cuda's helper computes the byte in integers and stores its bits, compiling no float-to-fp8
+    conversion (on an H200 the conversion lost -0's sign, run 214, and its paired e4m3x2 form with
+    the sign ORed into the byte stored 0xfc at odd elements, run 216); ascend's casts the signed value."""
     fmt = {"fp8_quant": "f8e4m3", "fp8_quant_e5m2": "f8e5m2"}[op]
     helper = Path(MODS[target.name][op].__file__).read_text().split(f"def _rg_{fmt}(")[1].split("\n\n\n")[0]
-    assert ("| sign)" in helper) == target.fp8_sign_bits
-    assert ("-r, r)" in helper) == (not target.fp8_sign_bits)
-    assert rg_targets.CUDA.fp8_sign_bits
+    tl_type = emit.FP8[fmt].tl
+    assert (f".to({tl_type}, bitcast=True)" in helper) == target.fp8_int_bytes
+    assert (f".to({tl_type})" in helper) is False  # the value is cast by the caller, or never
+    assert ("-r, r)" in helper) == (not target.fp8_int_bytes)
+    assert rg_targets.CUDA.fp8_int_bytes
+
+
+@pytest.mark.parametrize("fmt", ["f8e4m3", "f8e5m2"])
+def test_fp8_integer_codes_are_torchs(fmt):
+    """The integer form's constants (emit.Fp8Ctx code_bias, sub_add and sub_bits, over_code), run as
+    the cuda helper runs them, give torch's byte for every 61st float32 pattern of either sign, each
+    fp8 value's ties and neighbours, infinities and NaNs (e4m3fn above max excepted: torch 2.13
+    saturates there, the helper gives NaN, fp8_quant clamps first)."""
+    import numpy as np
+
+    ctx = emit.FP8[fmt]
+    fp8 = {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}[fmt]
+    grid = torch.arange(128, dtype=torch.uint8).view(fp8).float().numpy()
+    grid = grid[np.isfinite(grid)]
+    mids = (grid[1:] + grid[:-1]) / 2
+    a = np.concatenate([np.arange(0, 0x7F800001, 61, dtype=np.uint32).view(np.float32), grid, mids,
+                        np.nextafter(mids, np.float32(0)), np.nextafter(mids, np.float32(np.inf)),
+                        np.array([np.inf, np.nan], dtype=np.float32)])
+    if ctx.nan_above:
+        a = a[~(a > np.float32(float(ctx.max)))]
+    v = np.concatenate([a, -a])
+
+    def helper(v):  # the template's int_bytes form, in numpy's int64 (the GPU's int32 never overflows here)
+        mag = np.abs(v)
+        bits = mag.view(np.int32).astype(np.int64)
+        code = ((bits + ctx.half + ((bits >> ctx.shift) & 1)) >> ctx.shift) - ctx.code_bias
+        if not ctx.nan_above:
+            code = np.minimum(code, ctx.over_code)
+        sub = (mag + np.float32(float(ctx.sub_add))).view(np.int32).astype(np.int64) - ctx.sub_bits
+        code = np.where(mag < np.float32(float(ctx.normal_min)), sub, code)
+        if ctx.nan_above:
+            code = np.where(~(mag <= np.float32(float(ctx.nan_above))), ctx.over_code, code)
+        else:
+            code = np.where(mag != mag, 127, code)
+        return ((code | ((v.view(np.int32) >> 24) & 128)) & 255).astype(np.uint8)
+
+    assert np.array_equal(helper(v), torch.from_numpy(v).to(fp8).view(torch.uint8).numpy())
 
 
 def test_fp8_quant_batch_invariant(variant):
