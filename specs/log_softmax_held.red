@@ -20,3 +20,9 @@ cores  40
 # 206 across; 1024 x 12288 18.2, 20.5; at 256 rows across was 0.3-0.5 us faster, f32 256 x 12000
 # 6.5 against 7.0).
 tune cuda ROW_ACROSS_PAD = 4096
+# Packed bf16/f16 rows past 80 words a thread in the own form (rows of more than 20480 on grids of
+# more than ROW_FEW_PROGRAMS) go across: there triton 3.6's ptxas spills this op's own form (56 bytes
+# a thread at 24576, 160 at 26624; softmax_held's does not), and on an H200 across was faster
+# (run 218 in docs/gpu_2026_12_02/README.md: bf16 4096 x 24576 155.5 -> 134.3 us, torch 150.1;
+# 16384 x 24576 545.7 -> 525.2; 4096 x 22528 129.4 -> 125.3).
+tune cuda ROW_ACROSS_PACK_WORDS = 80

@@ -109,6 +109,26 @@ def test_long_grids_go_across_where_little_pads_or_the_own_form_would_spill(monk
         10240, 6144, 160, 4)
 
 
+def test_log_softmax_helds_packed_rows_past_80_words_go_across(monkeypatch):
+    """log_softmax_held tunes ROW_ACROSS_PACK_WORDS to 80 (run 218: its own form spills at rows of
+    24576 under triton 3.6, and across was faster at 22528-24576): on a long grid its packed rows of
+    22528 and 24576 (88 and 96 words a thread) go across, rows of 20000 (78) keep the own form, as
+    do softmax_held's (160, every other module's), and f32 rows of 20000 (156 words) stay own in both."""
+    assert (log_softmax_held.ROW_ACROSS_PACK_WORDS, softmax_held.ROW_ACROSS_PACK_WORDS) == (80, 160)
+    assert log_softmax_held.ROW_ACROSS_WORDS == softmax_held.ROW_ACROSS_WORDS == 160
+    got = {}
+    for mod in (log_softmax_held, softmax_held):
+        monkeypatch.setattr(mod, "ROW_ACROSS_PROGRAMS", 1)
+        monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 1)  # a grid of 2 is long, and packed
+        seen = launches(mod, monkeypatch)
+        fn = getattr(mod, mod.__name__.rsplit(".", 1)[-1])
+        for dtype, n in ((torch.bfloat16, 20000), (torch.bfloat16, 22528), (torch.bfloat16, 24576), (torch.float32, 20000)):
+            fn(torch.ones(2, n, dtype=dtype), -1)
+        got[mod.__name__.rsplit(".", 1)[-1]] = [(k == "_k_rows_across", c["PACK"]) for k, c in seen]
+    assert got["log_softmax_held"] == [(False, True), (True, True), (True, True), (False, False)]
+    assert got["softmax_held"] == [(False, True), (False, True), (False, True), (False, False)]
+
+
 def test_short_grids_go_across_at_every_length_past_the_bound(monkeypatch):
     """On a grid of at most ROW_ACROSS_PROGRAMS programs, in at most ROW_ACROSS_FEW_WARPS warps (8:
     eight chunks in 8 warps beat 16 there, run 67: softmax bf16 1 x 32000 4.75 -> 4.50 us)."""
