@@ -8,8 +8,9 @@ differs (-0 against +0), a neighbour on the fp8 grid (one code apart: the quotie
 of a rounding midpoint), anything else. The scale is compared too, and row 0 alone against row 0 in
 the batch. Then the GPU time (CUDA graphs, median) of each module and of torch's five kernels, and the
 bytes moved against the copy bandwidth measured in the same run. Run 214 (docs/ops.md) counted
-differing bytes that fit zeros of the other sign (before the cuda helper set the sign in the byte)
-and, about once in 10^7 elements, neighbours: Triton's `/` is div.full.f32.
+differing bytes that fit zeros of the other sign and, about once in 10^7 elements, neighbours
+(Triton's `/` is div.full.f32); run 216, with the cuda helper's byte computed in integers, only
+neighbours, and the "other" class caught stop 60's faulty kernel (0xfc at odd elements).
 """
 
 from __future__ import annotations

@@ -185,8 +185,8 @@ _CUDA_KNOBS = (
     ("row_prefetch", ("ROW_PREFETCH_MIN", "ROW_PREFETCH_AHEAD")),  # and the rows it prefetches into L2
     ("row_stack", ("ROW_STACK", "ROW_STACK_LONG")),  # the chunks' trees stacked
     ("row_across", ("ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_PAD", "ROW_ACROSS_LANES",
-                    "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS", "ROW_ACROSS_PACK_WORDS", "ROW_ACROSS_FEW_WARPS", "ROW_ACROSS_PACK_LANES",
-                    "ROW_ACROSS_PACK_CHUNKS")),  # its form across chunks
+                    "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS", "ROW_ACROSS_PACK_WORDS", "ROW_ACROSS_FEW_WARPS",
+                    "ROW_ACROSS_PACK_LANES", "ROW_ACROSS_PACK_CHUNKS")),  # its form across chunks
     ("row_extra", ("ROW_MAP_ELEMS", "ROW_PRE_PROGRAMS", "ROW_PRE_WORDS")),  # the row kernel's other inputs
     ("row_lean", ("ROW_LEAN_ITEMSIZE",)),  # its combiners' lean forms
     ("row_early", ("ROW_EARLY_WORDS",)),  # its outputs stored with the loads

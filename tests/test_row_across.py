@@ -117,14 +117,13 @@ def test_log_softmax_helds_packed_rows_past_80_words_go_across(monkeypatch):
     assert (log_softmax_held.ROW_ACROSS_PACK_WORDS, softmax_held.ROW_ACROSS_PACK_WORDS) == (80, 160)
     assert log_softmax_held.ROW_ACROSS_WORDS == softmax_held.ROW_ACROSS_WORDS == 160
     got = {}
-    for mod in (log_softmax_held, softmax_held):
+    for name, mod in (("log_softmax_held", log_softmax_held), ("softmax_held", softmax_held)):
         monkeypatch.setattr(mod, "ROW_ACROSS_PROGRAMS", 1)
         monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 1)  # a grid of 2 is long, and packed
         seen = launches(mod, monkeypatch)
-        fn = getattr(mod, mod.__name__.rsplit(".", 1)[-1])
         for dtype, n in ((torch.bfloat16, 20000), (torch.bfloat16, 22528), (torch.bfloat16, 24576), (torch.float32, 20000)):
-            fn(torch.ones(2, n, dtype=dtype), -1)
-        got[mod.__name__.rsplit(".", 1)[-1]] = [(k == "_k_rows_across", c["PACK"]) for k, c in seen]
+            getattr(mod, name)(torch.ones(2, n, dtype=dtype), -1)
+        got[name] = [(k == "_k_rows_across", c["PACK"]) for k, c in seen]
     assert got["log_softmax_held"] == [(False, True), (True, True), (True, True), (False, False)]
     assert got["softmax_held"] == [(False, True), (False, True), (False, True), (False, False)]
 
