@@ -29,3 +29,12 @@ tile   N = 256
 split  N fixed_size 4096
 warps  4
 cores  40
+# Packed bf16/f16 rows past 80 words a thread in the row kernel's own form (rows of more than
+# 20480 elements on grids of more than ROW_FEW_PROGRAMS) go across, as log_softmax_held's. On an
+# H200 (run 219 in docs/gpu_2026_12_02/README.md), the bits the same:
+# bf16 4096 x 24576 173.9 -> 130.2 us (55 -> 73% of the copy bandwidth),
+# 16384 x 24576 660.2 -> 500.7 (76%), 4096 x 22528 150.4 -> 128.7, 4096 x 26000 189.2 -> 140.1.
+# Rows of 20000 (78 words) stay in the own form: across lost there (run 220: 16384 x 20000
+# 415.2 against 477.7). Its across form also compiles in under a minute where the own form
+# took about four (triton 3.6, scripts/kernel_sass.py at 4096 x 24576: 4584 SASS instructions, 1200).
+tune cuda ROW_ACROSS_PACK_WORDS = 80

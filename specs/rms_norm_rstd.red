@@ -18,3 +18,9 @@ tile   N = 256
 split  N fixed_size 4096
 warps  4
 cores  40
+# Packed bf16/f16 rows past 80 words a thread in the row kernel's own form (rows of more than
+# 20480 elements on grids of more than ROW_FEW_PROGRAMS) go across, as log_softmax_held's. On an
+# H200 (run 220 in docs/gpu_2026_12_02/README.md), the bits the same:
+# bf16 4096 x 24576 141.5 -> 104.8 us (67 -> 91% of the copy bandwidth),
+# 16384 x 24576 548.3 -> 400.7 (95%), 4096 x 22528 123.3 -> 97.2.
+tune cuda ROW_ACROSS_PACK_WORDS = 80

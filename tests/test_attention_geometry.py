@@ -176,6 +176,70 @@ def test_bound_launches_pass_the_general_paths_arguments(mod, monkeypatch):
     assert passed[3] == out.data_ptr()
 
 
+@pytest.mark.parametrize("path,return_lse", [("split", True), ("split", False), ("fused", True), ("fused", False)])
+def test_direct_launches_pass_the_general_paths_arguments(mod, monkeypatch, path, return_lse):
+    """Once every launch of a geometry is bound to its C launcher, _dense launches through them
+    directly (no view, no argument list rebuilt by _launch): each launch, the logsumexp returned or
+    not, passes the general path's grid and arguments, the call's tensors and outputs by address."""
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS[path])
+    fwd, comb = Kernel(mod._attn_fwd, c_launcher=True), Kernel(mod._attn_combine, c_launcher=True)
+    monkeypatch.setattr(mod, "_attn_fwd", fwd)
+    monkeypatch.setattr(mod, "_attn_combine", comb)
+    mod.attention(*_step(300), causal=True, return_lse=return_lse)  # binds: Triton's path
+    q, k, v = _step(301, seed=5)
+    out = mod.attention(q, k, v, causal=True, return_lse=return_lse)
+    o, lse = out if return_lse else (out, None)
+    launched = [e[1] for e in fwd.log + comb.log if e[0] == "launch"]
+    general = []
+    monkeypatch.setattr(mod, "_go", lambda kernel, grid, args, consts: general.append((kernel, grid, args, consts)))
+    _general(mod, q, k, v, causal=True, return_lse=return_lse)
+    assert len(launched) == len(general) == (2 if path == "split" else 1)
+    for passed, (kernel, grid, g_args, consts) in zip(launched, general, strict=True):
+        assert passed[:13] == ((*grid, 1, 1)[:3] + (7, "fn", 0, 1, None, None, "meta", None, None, None))
+        tail = tuple(consts[p.name] if p.name in consts else p.default for p in kernel.params[len(g_args):])
+        body = passed[13:]
+        assert len(body) == len(g_args) + len(tail) and body[len(g_args):] == tail
+        for a, b in zip(body, g_args, strict=False):
+            if isinstance(b, torch.Tensor):
+                assert isinstance(a, int) and a % 16 == 0
+                if any(b is t for t in (q, k, v)):
+                    assert a == b.data_ptr()
+            else:
+                assert a == b and type(a) is type(b)
+    fwd_args = launched[0][13:]
+    assert fwd_args[3] == o.data_ptr()
+    if return_lse:
+        assert fwd_args[4] == lse.data_ptr()
+    if path == "split":  # the combine reads the partials and logsumexp the first launch wrote
+        assert launched[1][13:16] == (fwd_args[3], fwd_args[4], fwd_args[5])
+        if not return_lse:
+            assert fwd_args[5] - fwd_args[4] == 256
+
+
+def test_an_unreturned_logsumexp_shares_the_partials_allocation(mod, monkeypatch):
+    """Host time (run 219: an allocation costs 4-6 us on an H200 host): a decode call that does not
+    return the logsumexp allocates the output and one workspace, the partials from the first
+    256-byte step past the logsumexp; a returned logsumexp keeps an allocation of its own."""
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
+    fwd, comb = Kernel(mod._attn_fwd, c_launcher=True), Kernel(mod._attn_combine, c_launcher=True)
+    monkeypatch.setattr(mod, "_attn_fwd", fwd)
+    monkeypatch.setattr(mod, "_attn_combine", comb)
+    mod.attention(*_step(300), causal=True)  # binds
+    made, real = [], torch.empty_strided
+    monkeypatch.setattr(torch, "empty_strided", lambda *a, **kw: made.append(a[0]) or real(*a, **kw))
+    q, k, v = _step(301, seed=5)
+    mod.attention(q, k, v, causal=True)
+    # the output [2, 1, 4, 16]; the logsumexp's 8 elements in one 256-byte step, then two chunks'
+    # partials of 2 x 4 rows (m, l and 16 accumulators each)
+    assert made == [(2, 1, 4, 16), (64 + 2 * 8 * 18,)]
+    (kind, bound), = fwd.log[1:]
+    assert kind == "launch" and bound[13 + 5] - bound[13 + 4] == 256  # lse, then the partials
+    assert comb.log[-1][1][13 + 2] - comb.log[-1][1][13 + 1] == 256
+    made.clear()
+    o, lse = mod.attention(q, k, v, causal=True, return_lse=True)
+    assert len(made) == 3 and lse.untyped_storage().nbytes() == lse.numel() * 4 and o.shape == (2, 1, 4, 16)
+
+
 def test_the_ascend_launcher_takes_heads_first_too():
     """The mode's adapters pass heads_first to whichever target they route to."""
     asc = importlib.import_module("generated.ascend.attention")

@@ -10,6 +10,8 @@ eight, padded (NCH < NP) or not.
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 import torch
 
@@ -88,8 +90,8 @@ def test_long_grids_go_across_where_little_pads_or_the_own_form_would_spill(monk
     """Past ROW_ACROSS_PROGRAMS programs (set to 1 here: a grid of 2 is long, and packed) a row
     past ROW_ACROSS_MIN goes across where its NP chunks pad less than ROW_ACROSS_PAD (12288,
     16384, 32000) or where the row kernel's own form would hold more than ROW_ACROSS_WORDS words a
-    thread (f32 24576: 192 in 4 warps); rows of 20000 (5 chunks of 8) and packed bf16 24576 (96)
-    do not."""
+    thread (f32 24576: 192 in 4 warps) or, packed, ROW_ACROSS_PACK_WORDS (bf16 24576: 96, past
+    rms_norm's tuned 80); rows of 20000 (5 chunks of 8; 156 and 78 words) do not."""
     monkeypatch.setattr(rms_norm, "ROW_ACROSS_PROGRAMS", 1)
     monkeypatch.setattr(rms_norm, "ROW_FEW_PROGRAMS", 1)
     seen = launches(rms_norm, monkeypatch)
@@ -97,35 +99,46 @@ def test_long_grids_go_across_where_little_pads_or_the_own_form_would_spill(monk
         for n in (12288, 16384, 20000, 24576, 32000):
             rms_norm.rms_norm(torch.ones(2, n, dtype=dtype), torch.ones(n, dtype=dtype))
     across = [k == "_k_rows_across" for k, _ in seen]
-    assert across == [True, True, False, True, True] + [True, True, False, False, True]
+    assert across == [True, True, False, True, True] * 2
     assert [c["PACK"] for _, c in seen][5:] == [True] * 5
     # a long grid: ROW_ACROSS_LANES lanes of a tile a thread, 16 warps for eight chunks
     assert [c["num_warps"] for _, c in seen][4] == 8 * rms_norm.LANES // (32 * rms_norm.ROW_ACROSS_LANES) == 16
     # packed rows of at most ROW_ACROSS_PACK_CHUNKS chunks: ROW_ACROSS_PACK_LANES lanes a thread, one
     # 16-byte load of four words (run 177); f32 rows and packed rows of eight chunks keep theirs
     assert (rms_norm.ROW_ACROSS_PACK_LANES, rms_norm.ROW_ACROSS_PACK_CHUNKS) == (8, 4)
-    assert [c["num_warps"] for _, c in seen] == [8, 8, 4, 16, 16] + [4, 4, 4, 4, 16]
+    assert [c["num_warps"] for _, c in seen] == [8, 8, 4, 16, 16] + [4, 4, 4, 16, 16]
     assert (rms_norm.ROW_ACROSS_MIN, rms_norm.ROW_ACROSS_PAD, rms_norm.ROW_ACROSS_WORDS, rms_norm.ROW_LONG_WARPS) == (
         10240, 6144, 160, 4)
 
 
-def test_log_softmax_helds_packed_rows_past_80_words_go_across(monkeypatch):
-    """log_softmax_held tunes ROW_ACROSS_PACK_WORDS to 80 (run 218: its own form spills at rows of
-    24576 under triton 3.6, and across was faster at 22528-24576): on a long grid its packed rows of
-    22528 and 24576 (88 and 96 words a thread) go across, rows of 20000 (78) keep the own form, as
-    do softmax_held's (160, every other module's), and f32 rows of 20000 (156 words) stay own in both."""
-    assert (log_softmax_held.ROW_ACROSS_PACK_WORDS, softmax_held.ROW_ACROSS_PACK_WORDS) == (80, 160)
-    assert log_softmax_held.ROW_ACROSS_WORDS == softmax_held.ROW_ACROSS_WORDS == 160
-    got = {}
-    for name, mod in (("log_softmax_held", log_softmax_held), ("softmax_held", softmax_held)):
-        monkeypatch.setattr(mod, "ROW_ACROSS_PROGRAMS", 1)
-        monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 1)  # a grid of 2 is long, and packed
-        seen = launches(mod, monkeypatch)
-        for dtype, n in ((torch.bfloat16, 20000), (torch.bfloat16, 22528), (torch.bfloat16, 24576), (torch.float32, 20000)):
-            getattr(mod, name)(torch.ones(2, n, dtype=dtype), -1)
-        got[name] = [(k == "_k_rows_across", c["PACK"]) for k, c in seen]
-    assert got["log_softmax_held"] == [(False, True), (True, True), (True, True), (False, False)]
-    assert got["softmax_held"] == [(False, True), (False, True), (False, True), (False, False)]
+# The modules whose spec tunes ROW_ACROSS_PACK_WORDS to 80 (H200 runs 218-220, docs/gpu_2026_12_02:
+# across faster at packed rows of 22528-26000), and two that keep every module's 160 (their own
+# form was faster there: softmax_held run 218, var_held run 220).
+PACK_80 = ("log_softmax_held", "rms_norm", "rms_norm_rstd", "layer_norm")
+PACK_160 = ("softmax_held", "var_held")
+
+
+@pytest.mark.parametrize("name", PACK_80 + PACK_160)
+def test_packed_rows_past_80_words_go_across_where_the_spec_tunes_it(name, monkeypatch):
+    """On a long grid, packed rows of 22528 and 24576 (88 and 96 words a thread in the own form's 4
+    warps) go across in the modules tuned to 80; rows of 20000 (78) keep the own form in every
+    module, as f32 rows of 20000 (156 words, ROW_ACROSS_WORDS) do."""
+    mod = importlib.import_module(f"generated.cuda.{name}")
+    assert (mod.ROW_ACROSS_PACK_WORDS, mod.ROW_ACROSS_WORDS) == (80 if name in PACK_80 else 160, 160)
+    monkeypatch.setattr(mod, "ROW_ACROSS_PROGRAMS", 1)
+    monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 1)  # a grid of 2 is long, and packed
+    seen = launches(mod, monkeypatch)
+    for dtype, n in ((torch.bfloat16, 20000), (torch.bfloat16, 22528), (torch.bfloat16, 24576), (torch.float32, 20000)):
+        x, w = torch.ones(2, n, dtype=dtype), torch.ones(n, dtype=dtype)
+        if name == "layer_norm":
+            mod.layer_norm(x, w, w)
+        elif name.startswith("rms_norm"):
+            getattr(mod, name)(x, w)
+        else:
+            getattr(mod, name)(x, -1)
+    across = name in PACK_80
+    assert [(k == "_k_rows_across", c["PACK"]) for k, c in seen] == [
+        (False, True), (across, True), (across, True), (False, False)]
 
 
 def test_short_grids_go_across_at_every_length_past_the_bound(monkeypatch):
