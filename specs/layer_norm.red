@@ -38,3 +38,8 @@ cores  40
 # 415.2 against 477.7). Its across form also compiles in under a minute where the own form
 # took about four (triton 3.6, scripts/kernel_sass.py at 4096 x 24576: 4584 SASS instructions, 1200).
 tune cuda ROW_ACROSS_PACK_WORDS = 80
+# Six-chunk packed rows across (20481-24576 elements) take ROW_ACROSS_PACK_LANES lanes a thread in 8
+# warps, where rms_norm's take ROW_ACROSS_LANES in 16 (run 223, the bits the same:
+# bf16 4096 x 24576 129.9 -> 123.2 us, 73 -> 77%; 16384 x 24576 502.4 -> 465.9, 81%; 4096 x 22528
+# 128.6 -> 126.2). Seven chunks lost (4096 x 26000 140.3 -> 149.7), and rms_norm lost at six.
+tune cuda ROW_ACROSS_PACK_CHUNKS = 6

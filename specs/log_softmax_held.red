@@ -26,3 +26,7 @@ tune cuda ROW_ACROSS_PAD = 4096
 # (run 218 in docs/gpu_2026_12_02/README.md: bf16 4096 x 24576 155.5 -> 134.3 us, torch 150.1;
 # 16384 x 24576 545.7 -> 525.2; 4096 x 22528 129.4 -> 125.3).
 tune cuda ROW_ACROSS_PACK_WORDS = 80
+# Six-chunk packed rows across (20481-24576 elements) take ROW_ACROSS_PACK_LANES lanes a thread in 8
+# warps, as layer_norm's (run 223, the bits the same: bf16 4096 x 24576 134.4 -> 131.0 us; 16384 x
+# 24576 527.4 -> 507.6; 4096 x 22528 125.1 -> 124.8).
+tune cuda ROW_ACROSS_PACK_CHUNKS = 6

@@ -141,6 +141,30 @@ def test_packed_rows_past_80_words_go_across_where_the_spec_tunes_it(name, monke
         (False, True), (across, True), (across, True), (False, False)]
 
 
+@pytest.mark.parametrize("name", ["layer_norm", "log_softmax_held", "rms_norm"])
+def test_six_packed_chunks_across_take_eight_lanes_where_the_spec_tunes_it(name, monkeypatch):
+    """layer_norm and log_softmax_held tune ROW_ACROSS_PACK_CHUNKS to 6 (H200 run 223: bf16 16384 x
+    24576 layer_norm 502.4 -> 465.9 us; seven chunks and rms_norm lost): their packed rows of six
+    chunks across take ROW_ACROSS_PACK_LANES (8) lanes a thread in 8 warps; seven chunks, and rms_norm's
+    six, take ROW_ACROSS_LANES (4) in 16."""
+    mod = importlib.import_module(f"generated.cuda.{name}")
+    tuned = name != "rms_norm"
+    assert (mod.ROW_ACROSS_PACK_CHUNKS, mod.ROW_ACROSS_PACK_LANES, mod.ROW_ACROSS_LANES) == (6 if tuned else 4, 8, 4)
+    monkeypatch.setattr(mod, "ROW_ACROSS_PROGRAMS", 1)
+    monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 1)  # a grid of 2 is long, and packed
+    seen = launches(mod, monkeypatch)
+    for n in (22528, 24576, 26000):  # 6, 6 and 7 chunks
+        x, w = torch.ones(2, n, dtype=torch.bfloat16), torch.ones(n, dtype=torch.bfloat16)
+        if name == "layer_norm":
+            mod.layer_norm(x, w, w)
+        elif name == "rms_norm":
+            mod.rms_norm(x, w)
+        else:
+            mod.log_softmax_held(x, -1)
+    assert [(k, c["PACK"], c["num_warps"]) for k, c in seen] == [
+        ("_k_rows_across", True, 8 if tuned else 16)] * 2 + [("_k_rows_across", True, 16)]
+
+
 def test_short_grids_go_across_at_every_length_past_the_bound(monkeypatch):
     """On a grid of at most ROW_ACROSS_PROGRAMS programs, in at most ROW_ACROSS_FEW_WARPS warps (8:
     eight chunks in 8 warps beat 16 there, run 67: softmax bf16 1 x 32000 4.75 -> 4.50 us)."""
