@@ -144,11 +144,18 @@ def test_heads_first_refuses_what_it_cannot_read(mod):
 
 
 # --- as on a GPU: stand-ins for the compiled kernels, the bound launches' arguments ---------
-def test_bound_launches_pass_the_general_paths_arguments(mod, monkeypatch):
-    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
+def _c_launchers(mod, monkeypatch, path="split"):
+    """The module as on a GPU (gpu_like) on `path`, its two kernels stand-ins with a C launcher each
+    (their logs record what ran); returns (forward, combine)."""
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS[path])
     fwd, comb = Kernel(mod._attn_fwd, c_launcher=True), Kernel(mod._attn_combine, c_launcher=True)
     monkeypatch.setattr(mod, "_attn_fwd", fwd)
     monkeypatch.setattr(mod, "_attn_combine", comb)
+    return fwd, comb
+
+
+def test_bound_launches_pass_the_general_paths_arguments(mod, monkeypatch):
+    fwd, comb = _c_launchers(mod, monkeypatch)
     mod.attention(*_step(300), causal=True)  # binds: Triton's path
     assert [e[0] for e in fwd.log + comb.log] == ["triton", "triton"]
     q, k, v = _step(301, seed=5)  # the key length moved; no integer changed its specialization class
@@ -181,10 +188,7 @@ def test_direct_launches_pass_the_general_paths_arguments(mod, monkeypatch, path
     """Once every launch of a geometry is bound to its C launcher, _dense launches through them
     directly (no view, no argument list rebuilt by _launch): each launch, the logsumexp returned or
     not, passes the general path's grid and arguments, the call's tensors and outputs by address."""
-    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS[path])
-    fwd, comb = Kernel(mod._attn_fwd, c_launcher=True), Kernel(mod._attn_combine, c_launcher=True)
-    monkeypatch.setattr(mod, "_attn_fwd", fwd)
-    monkeypatch.setattr(mod, "_attn_combine", comb)
+    fwd, comb = _c_launchers(mod, monkeypatch, path)
     mod.attention(*_step(300), causal=True, return_lse=return_lse)  # binds: Triton's path
     q, k, v = _step(301, seed=5)
     out = mod.attention(q, k, v, causal=True, return_lse=return_lse)
@@ -220,10 +224,7 @@ def test_an_unreturned_logsumexp_shares_the_partials_allocation(mod, monkeypatch
     """Host time (run 219: an allocation costs 4-6 us on an H200 host): a decode call that does not
     return the logsumexp allocates the output and one workspace, the partials from the first
     256-byte step past the logsumexp; a returned logsumexp keeps an allocation of its own."""
-    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
-    fwd, comb = Kernel(mod._attn_fwd, c_launcher=True), Kernel(mod._attn_combine, c_launcher=True)
-    monkeypatch.setattr(mod, "_attn_fwd", fwd)
-    monkeypatch.setattr(mod, "_attn_combine", comb)
+    fwd, comb = _c_launchers(mod, monkeypatch)
     mod.attention(*_step(300), causal=True)  # binds
     made, real = [], torch.empty_strided
     monkeypatch.setattr(torch, "empty_strided", lambda *a, **kw: made.append(a[0]) or real(*a, **kw))
@@ -265,9 +266,7 @@ class _Recorder:
 
 @pytest.mark.parametrize("heads_first", [False, True])
 def test_a_dense_call_hands_its_plan_to_the_cpp_replay(mod, monkeypatch, heads_first):
-    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
-    monkeypatch.setattr(mod, "_attn_fwd", Kernel(mod._attn_fwd, c_launcher=True))
-    monkeypatch.setattr(mod, "_attn_combine", Kernel(mod._attn_combine, c_launcher=True))
+    _c_launchers(mod, monkeypatch)
     rec = _Recorder()
     monkeypatch.setattr(mod, "_FAST", rec)
     q, k, v = _step(300)

@@ -129,13 +129,7 @@ def test_packed_rows_past_80_words_go_across_where_the_spec_tunes_it(name, monke
     monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 1)  # a grid of 2 is long, and packed
     seen = launches(mod, monkeypatch)
     for dtype, n in ((torch.bfloat16, 20000), (torch.bfloat16, 22528), (torch.bfloat16, 24576), (torch.float32, 20000)):
-        x, w = torch.ones(2, n, dtype=dtype), torch.ones(n, dtype=dtype)
-        if name == "layer_norm":
-            mod.layer_norm(x, w, w)
-        elif name.startswith("rms_norm"):
-            getattr(mod, name)(x, w)
-        else:
-            getattr(mod, name)(x, -1)
+        _call(name, mod, torch.ones(2, n, dtype=dtype))
     across = name in PACK_80
     assert [(k == "_k_rows_across", c["PACK"]) for k, c in seen] == [
         (False, True), (across, True), (across, True), (False, False)]
@@ -154,13 +148,7 @@ def test_six_packed_chunks_across_take_eight_lanes_where_the_spec_tunes_it(name,
     monkeypatch.setattr(mod, "ROW_FEW_PROGRAMS", 1)  # a grid of 2 is long, and packed
     seen = launches(mod, monkeypatch)
     for n in (22528, 24576, 26000):  # 6, 6 and 7 chunks
-        x, w = torch.ones(2, n, dtype=torch.bfloat16), torch.ones(n, dtype=torch.bfloat16)
-        if name == "layer_norm":
-            mod.layer_norm(x, w, w)
-        elif name == "rms_norm":
-            mod.rms_norm(x, w)
-        else:
-            mod.log_softmax_held(x, -1)
+        _call(name, mod, torch.ones(2, n, dtype=torch.bfloat16))
     assert [(k, c["PACK"], c["num_warps"]) for k, c in seen] == [
         ("_k_rows_across", True, 8 if tuned else 16)] * 2 + [("_k_rows_across", True, 16)]
 

@@ -36,8 +36,12 @@ def _call(name, mod, x):
     g = torch.Generator().manual_seed(n)
     w = (1 + 0.1 * torch.randn(n, generator=g)).to(x.dtype)
     b = (0.1 * torch.randn(n, generator=g)).to(x.dtype)
-    out = {"rms_norm": lambda: mod.rms_norm(x, w), "layer_norm": lambda: mod.layer_norm(x, w, b)}.get(
-        name, lambda: getattr(mod, name)(x, -1))()
+    if name == "layer_norm":
+        out = mod.layer_norm(x, w, b)
+    elif name.startswith("rms_norm"):  # rms_norm, rms_norm_rstd
+        out = getattr(mod, name)(x, w)
+    else:
+        out = getattr(mod, name)(x, -1)
     return out if isinstance(out, tuple) else (out,)
 
 
