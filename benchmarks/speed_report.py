@@ -47,9 +47,8 @@ def parts(opts: argparse.Namespace, out: Path) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _per_op(md: str) -> list[str]:
-    """ops_bench's per-op summary in its results.md: the heading line and the table under it."""
-    lines = md.splitlines()
+def _per_op(lines: list[str]) -> list[str]:
+    """ops_bench's per-op summary in the lines of its results.md: the heading line and the table under it."""
     for i, line in enumerate(lines):
         if line.startswith("Per op"):
             table = []
@@ -62,24 +61,26 @@ def _per_op(md: str) -> list[str]:
     return []
 
 
+def _lines(path: Path) -> list[str]:
+    """A part's output file as lines; none where the part did not write it (it failed first)."""
+    return path.read_text(errors="replace").splitlines() if path.exists() else []
+
+
 def report(out: Path, status: dict[str, tuple[int, float]], device: str) -> str:
     """report.md: the device, each part's status, then what it printed that answers issue 12's goals."""
     text = ["# Speed report", "", device, ""]
     text += ["| part | exit status | seconds | log |", "|---|---|---|---|"]
     for name, (rc, secs) in status.items():
         text.append(f"| {name} | {rc}{'' if rc == 0 else ' (failed)'} | {secs:.0f} | {name}.log |")
-    md = out / "ops" / "results.md"
-    summary = _per_op(md.read_text()) if md.exists() else []
+    summary = _per_op(_lines(out / "ops" / "results.md"))
     text += ["", "## Every op against torch, Liger-Kernel and torch.compile (ops/results.md)", ""]
     text += summary or ["(no per-op summary: see ops.log)"]
     if (out / "ops.png").exists():
         text += ["", "![every point](ops.png)"]
-    host = (out / "host.log").read_text(errors="replace").splitlines() if (out / "host.log").exists() else []
     text += ["", "## Host time per call (host.log)", ""]
-    text += [ln for ln in host if ln.startswith("|") or ln.startswith("device")] or ["(no table: see host.log)"]
-    model = (out / "model.log").read_text(errors="replace").splitlines() if (out / "model.log").exists() else []
+    text += [ln for ln in _lines(out / "host.log") if ln.startswith(("|", "device"))] or ["(no table: see host.log)"]
     text += ["", "## The model under batch_invariant() (model.log)", ""]
-    text += [ln for ln in model if ln.strip()] or ["(no lines: see model.log)"]
+    text += [ln for ln in _lines(out / "model.log") if ln.strip()] or ["(no lines: see model.log)"]
     return "\n".join(text) + "\n"
 
 

@@ -62,8 +62,9 @@ def test_parts_run_in_order_with_the_size_flags_passed_to_ops_bench(tmp_path):
 
 
 def test_the_per_op_summary_is_the_table_under_its_heading():
-    assert speed_report._per_op(PER_OP) == [PER_OP.splitlines()[2], "", *PER_OP.splitlines()[4:7]]
-    assert speed_report._per_op("no summary here\n| a |\n") == []
+    lines = PER_OP.splitlines()
+    assert speed_report._per_op(lines) == [lines[2], "", *lines[4:7]]
+    assert speed_report._per_op(["no summary here", "| a |"]) == []
 
 
 def _stand_in_parts(fail):
