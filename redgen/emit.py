@@ -64,6 +64,7 @@ from redgen.plan import (
     ROW_TILE_WARP_LANES,
     ROWS_NARROW_ITEMSIZE,
     ROWS_NARROW_MIN,
+    ROWS_NARROW_SPLIT_BLOCK,
     ROWS_OUT_ITEMSIZE,
     ROWS_TILE_ELEMS,
     SHORT_TILE_MIN,
@@ -207,6 +208,10 @@ class ReductionCtx:
     group_sum: tuple[str, ...] = ()
     group_state: tuple[str, ...] = ()
     group_args: str = ""
+    # an index combiner's groups fold into the lane's state by `_<combiner>_walk`
+    # (combiners.Combiner.walk_body), and this line, but for the walk's `{lv}`, then gives a lane whose
+    # value is the identity after the chunk walk its first position; "" none
+    walk_fix: str = ""
     group_doc: tuple[str, ...] = ()
     group_lifts: dict[str, str] | None = None
     full_group_lifts: dict[str, str] | None = None
@@ -240,6 +245,7 @@ class CombinerCtx:
     lean_body: tuple[str, ...] = ()  # `_<name>_lean`, where a row kernel of the plan takes it; () none
     step_body: tuple[str, ...] = ()  # `_<name>_step(a0, .., v, k)`, where the plan's walks take it; () none
     step_params: str = ""  # "a0, a1, v, k"
+    walk_body: tuple[str, ...] = ()  # `_<name>_walk`, where the plan's rows walks fold its groups; () none
 
 
 @dataclass(frozen=True)
@@ -466,6 +472,7 @@ class ModuleCtx:
     rows_narrow_warps: int = 0
     rows_narrow_itemsize: int = 0
     rows_narrow_min: int = 0
+    rows_narrow_split_block: int = 0
     # cuda's rows fused walks of 16-bit rows of several chunks sweep their outputs in stages
     # (plan.Plan.rows_out_stages): a STAGES constexpr.
     rows_out_stages: int = 0
@@ -732,7 +739,7 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                 full_group_lifts[sh] = spec.state[0].lift.format(v=v, n=n)
                 group_lifts[sh] = f"tl.where(ok, {full_group_lifts[sh]}, {state[0].identity})"
             group = spec.group if r.combiner in grouped else ""
-            group_state, group_args, group_sum = (), "", ()
+            group_state, group_args, group_sum, walk_fix = (), "", (), ""
             if group:  # (a two-component state: the extreme, then the other component)
                 gm, g = f"{own}_gm", f"{own}_g{spec.state[1].suffix}"
                 lines = spec.group_state
@@ -746,6 +753,8 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                                 dtype=state[1].dtype, w="{w}", lv="{lv}")
                                     for line in lines)
                 group_args = f"{gm}, {g}"
+                if spec.walk_body:
+                    walk_fix = spec.walk_fix.format(v=state[0].acc, g=state[1].acc, vid=state[0].identity, lv="{lv}")
             direct = None
             if r.name in direct_names:
                 direct = _direct_part(op, r, names, own, state[0])
@@ -754,7 +763,7 @@ def _reductions(op: ir.Op, shapes: list[str], names: Names, target: targets.Targ
                                     lifts, full_lifts, tree, r.loc.line, r.combiner in lean,
                                     pads=", ".join(st.pad for st in state), group=group,
                                     group_sum=group_sum,
-                                    group_state=group_state, group_args=group_args,
+                                    group_state=group_state, group_args=group_args, walk_fix=walk_fix,
                                     group_doc=spec.group_doc if group else (),
                                     group_lifts=group_lifts if group else None,
                                     full_group_lifts=full_group_lifts if group else None,
@@ -823,6 +832,7 @@ def _combiner(c: combiners.Combiner, plan: Plan) -> CombinerCtx:
         lean_body=c.lean_body if c.name in plan.row_lean else (),
         step_body=c.step_body if c.name in plan.step_walks else (),
         step_params=", ".join([f"a{j}" for j in k if j != c.step_count] + ["v", "k"]),
+        walk_body=c.walk_body if c.name in plan.group_walk else (),
     )
 
 
@@ -975,6 +985,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         row_across=plan.row_across, rows_narrow_warps=plan.rows_narrow_warps,
         rows_narrow_itemsize=ROWS_NARROW_ITEMSIZE if plan.rows_narrow_warps else 0,
         rows_narrow_min=ROWS_NARROW_MIN if plan.rows_narrow_warps else 0,
+        rows_narrow_split_block=ROWS_NARROW_SPLIT_BLOCK if plan.rows_narrow_warps else 0,
         rows_out_stages=plan.rows_out_stages,
         rows_out_itemsize=ROWS_OUT_ITEMSIZE if plan.rows_out_stages else 0,
         cols_step_narrow_unroll=COLS_STEP_NARROW_UNROLL if plan.cols_step else 0,

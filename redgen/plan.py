@@ -147,6 +147,15 @@ UNROLL = 8
 ROWS_NARROW_ITEMSIZE = 2
 ROWS_NARROW_WARPS = 2
 ROWS_NARROW_MIN = 1024
+# cuda: such a walk on the split path takes ROWS_NARROW_SPLIT_BLOCK rows a program (a power of two;
+# 1: one): its lane tree, its setup and its partial's store then serve twice the bytes. 1 unless a
+# spec tunes it: argmax and argmin's 16-bit walks are bound by their ALU pipe (ncu, H200 run 230:
+# compute 86%, DRAM 61%), and each program reads one chunk; at 2 (run 231, with their strict walk
+# combine, combiners.Combiner.walk_body) bf16 16384 x 8192 75.2 -> 69.6 us (84 -> 91% of the copy
+# bandwidth), 16384 x 16384 143.8 -> 133.1 (88 -> 95%), 1024 x 151936 90.8 -> 84.3; f32 lost
+# (1024 x 32000 34.3 -> 35.1, 8 x 32000 3.5 -> 4.2: the rule's 16-bit grids alone take it). Not
+# order-shaping: which program reduces a row.
+ROWS_NARROW_SPLIT_BLOCK = 1
 # cuda: a rows kernel's fused walk of rows of several chunks whose elements take at most
 # ROWS_OUT_ITEMSIZE bytes sweeps its outputs over the reduce axis in ROWS_OUT_STAGES software-
 # pipelined stages (tl.range's num_stages: the next iterations' loads issued ahead, into shared

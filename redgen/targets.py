@@ -161,7 +161,7 @@ _CUDA_KNOBS = (
     ("always", ("SPLIT_BELOW", "FINISH_BLOCK")),
     ("unroll", ("UNROLL",)),
     ("cols_unroll", ("COLS_UNROLL",)),
-    ("rows_narrow", ("ROWS_NARROW_ITEMSIZE", "ROWS_NARROW_WARPS", "ROWS_NARROW_MIN")),  # the rows walks' warps for 16-bit rows
+    ("rows_narrow", ("ROWS_NARROW_ITEMSIZE", "ROWS_NARROW_WARPS", "ROWS_NARROW_MIN", "ROWS_NARROW_SPLIT_BLOCK")),  # the rows walks' warps for 16-bit rows
     ("rows_out", ("ROWS_OUT_STAGES", "ROWS_OUT_ITEMSIZE")),  # the stages of their fused output sweeps
     ("cols_step", ("COLS_STEP_NARROW_UNROLL", "COLS_STEP_WIDE_BLOCK", "COLS_STEP_MAXNREG", "COLS_STEP_CAP_ROW_BYTES")),  # step walks' cols tiles
     ("short_tile", ("SHORT_TILE_MAX", "SHORT_TILE_MIN", "ROWS_TILE_ELEMS")),  # short rows' fused walks
@@ -214,7 +214,7 @@ CUDA = Target(
                           ("cols_stack", (("COLS_STACK_MIN", 0), ("COLS_STACK_K", 0), ("COLS_FLAT_BELOW", 4)))),
     interpret_device="cpu", launch_warps=True, dot_units="SMs", device_check=True, replay=True,
     knobs=_CUDA_KNOBS, pow2_knobs=("SHORT_TILE_MIN", "COLS_TILE_BLOCK", "COLS_TILE_ELEMS", "FREE_COLS_BLOCK", "FREE_COLS_SMALL_BLOCK", "FREE_COLS_LONG_TILE", "FREE_COLS_LONG_BLOCK", "COLS_STACK_BLOCK", "COLS_STACK_SMALL_BLOCK", "COLS_STACK_LEAVES", "COLS_STACK_WIDE_LEAVES", "COLS_STACK_FLAT_LEAVES", "COLS_STACK_GROUP_TILE", "COLS_STACK_SPLIT_MAX", "COLS_STACK_DEEP_LEAVES", "COLS_STACK_DEEP_BLOCK_BYTES", "COLS_STACK_DEEP_PROGRAMS", "ROWS_TILE_ELEMS", "ROW_TILE_WARP_LANES", "ROW_WARP_LANES", "ROW_FEW_WARPS", "ROW_LONG_WARPS", "ROW_ACROSS_LANES",
-                                    "ROW_ACROSS_FEW_WARPS", "ROW_ACROSS_PACK_LANES", "ROWS_NARROW_WARPS", "COLS_TILE_WIDE_BLOCK", "COLS_STEP_WIDE_BLOCK"),
+                                    "ROW_ACROSS_FEW_WARPS", "ROW_ACROSS_PACK_LANES", "ROWS_NARROW_WARPS", "ROWS_NARROW_SPLIT_BLOCK", "COLS_TILE_WIDE_BLOCK", "COLS_STEP_WIDE_BLOCK"),
     stated_knobs=("SPLIT_BELOW", "FINISH_BLOCK", "UNROLL", "COLS_UNROLL", "SHORT_TILE_MAX", "ROW_MAX_TILES", "ROW_MIN",
                   "ROW_STACK", "ROW_RAW_ITEMSIZE"),
     unspecialized=("M", "R"),

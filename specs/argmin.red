@@ -12,3 +12,4 @@ tile   N = 256, K = 16
 split  N fixed_size 4096
 warps  4
 cores  40
+tune cuda ROWS_NARROW_SPLIT_BLOCK = 2  # two rows a program on the split path: docs/gpu_2026_12_02/README.md run 231

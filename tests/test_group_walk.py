@@ -9,8 +9,10 @@ rows (which combines each element), at the places the fold could go wrong: a tie
 lane of a group (the scan must keep the first), a tie across groups and chunks, two NaNs in one
 lane of a group, a row of the identity only (masked elements, at positions past the chunk, tie
 with it), and a group cut short by the chunk's end (the groups that end inside their chunk fold
-unmasked, the one after them masked). A fold that keeps the last match, or that misses a NaN,
-fails it.
+unmasked, the one after them masked). The group's pair then meets the lane's state strictly
+(Combiner.walk_body: the lane's positions increase), and a lane of identity values alone takes its
+first position after the walk (Combiner.walk_fix). A fold that keeps the last match, misses a NaN,
+lets a tie take the later position or leaves out that first position fails it.
 """
 
 from __future__ import annotations
@@ -69,13 +71,44 @@ def test_grouped_walk_gives_torchs_index(op, path, monkeypatch):
     assert torch.equal(getattr(mod, op)(x.bfloat16(), dim=1), getattr(torch, op)(x.bfloat16(), dim=1))
 
 
-@pytest.mark.parametrize("wrong", ["last_match", "no_nan"])
+TAIL_N = CHUNK + 2100  # the second chunk: one whole group, then 52 elements one tile at a time
+
+
+@pytest.mark.parametrize("path", ["natural", "fused"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_a_lane_of_identity_values_takes_its_first_position(op, path, dtype, monkeypatch):
+    """The groups fold into a lane's state strictly (Combiner.walk_body), so a lane whose group
+    elements are all the identity value keeps the identity's index; the tiles after the groups (52
+    elements here) combine fully, so lanes 0-51 of a row of identity values hold their tail's position.
+    After the walk a lane whose value is the identity takes its first position (Combiner.walk_fix)."""
+    mod = importlib.import_module(f"generated.cuda.{op}")
+    monkeypatch.setattr(mod, "ROW_MAX_TILES", 0)
+    if path == "fused":
+        monkeypatch.setattr(mod, "SPLIT_BELOW", 0)
+    big = 1e30 if op == "argmax" else -1e30
+    ident = float("-inf") if op == "argmax" else float("inf")
+    x = torch.full((4, TAIL_N), ident)
+    x[1, CHUNK + 2048 + 10] = big  # in the second chunk's tail
+    x[2, CHUNK + 2048 + 3] = float("nan")  # a NaN there
+    x[3, CHUNK + 1000] = x[3, 2 * LANES + 7] = big  # a tie of two chunks: the first
+    x = x.to(dtype)
+    want = getattr(torch, op)(x, dim=1)
+    assert want.tolist() == [0, CHUNK + 2058, CHUNK + 2051, 2 * LANES + 7]
+    assert torch.equal(getattr(mod, op)(x, dim=1), want)
+
+
+@pytest.mark.parametrize("wrong", ["last_match", "no_nan", "no_walk_fix", "walk_ties_later"])
 def test_a_wrong_fold_is_caught(op, wrong, tmp_path):
     src = importlib.import_module(f"generated.cuda.{op}").__file__
     text = open(src).read()
+    cmp = ">" if op == "argmax" else "<"
     old = {"last_match": "for u in tl.static_range(UNROLL - 1, -1, -1):",
-           "no_nan": " | (r_0_gv[u] != r_0_gv[u])"}[wrong]
-    new = {"last_match": "for u in tl.static_range(UNROLL):", "no_nan": ""}[wrong]
+           "no_nan": " | (r_0_gv[u] != r_0_gv[u])",
+           "no_walk_fix": " < c1), c0 + ",
+           "walk_ties_later": f"win = (b0 {cmp} a0) | ((b0 != b0)"}[wrong]
+    new = {"last_match": "for u in tl.static_range(UNROLL):", "no_nan": "",
+           "no_walk_fix": " < c0), c0 + ",
+           "walk_ties_later": f"win = (b0 {cmp}= a0) | ((b0 != b0)"}[wrong]
     assert old in text
     path = tmp_path / f"_{op}_{wrong}.py"
     path.write_text(text.replace(old, new))
