@@ -1,0 +1,82 @@
+"""Run 229 (after run 228: v1 lost, b2 gained on long grids): argmax's 16-bit chunk walks (84-88% of the copy bandwidth in run 224). Variants of the
+module: head (as shipped), v1 (a group's index formed once from the tile found), each with knobs:
+u16 (UNROLL 16: a chunk of 4096 in one group, one wait on memory a program), b2/b4 (the split
+path's rows kernel takes 2/4 rows a program: its tree and launch over twice the bytes).
+Bits: every variant against torch.argmax, row 0 alone against row 0 in the batch.
+    python bench.py warm|time VARIANT[,VARIANT] [DTYPE:M:N,...]"""
+import importlib.util, sys
+from pathlib import Path
+import torch
+ROOT = Path.cwd()
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from gpu_run import graph_ms, copy_bandwidth  # noqa: E402
+MODE, VARS = sys.argv[1], sys.argv[2].split(",")
+DT = {"bf16": torch.bfloat16, "f32": torch.float32}
+P = [("bf16", 16384, 8192), ("bf16", 16384, 16384), ("bf16", 4096, 32000), ("bf16", 1024, 151936),
+     ("bf16", 2048, 8192), ("bf16", 1024, 16384), ("bf16", 1024, 32000), ("bf16", 512, 32000), ("bf16", 256, 32000),
+     ("bf16", 64, 32000), ("bf16", 256, 151936), ("f32", 16384, 8192), ("f32", 4096, 32000), ("f32", 1024, 32000),
+     ("f32", 256, 32000)]
+POINTS = [(a, int(b), int(c)) for a, b, c in (p.split(":") for p in sys.argv[3].split(","))] if len(sys.argv) > 3 else P
+
+
+def load(v):
+    mod, *knobs = v.split("+")
+    s = importlib.util.spec_from_file_location(f"argmax_{v}", HERE / f"argmax_{mod}.py")
+    m = importlib.util.module_from_spec(s); sys.modules[s.name] = m; s.loader.exec_module(m)
+    block = 1
+    for k in knobs:
+        if k == "u16":
+            m.UNROLL = 16
+        elif k.startswith("w"):
+            m.ROWS_NARROW_WARPS = int(k[1:])
+        elif k in ("b2", "b4"):
+            block = int(k[1])
+        else:
+            raise SystemExit(f"knob {k}?")
+    if block > 1:
+        orig = m._schedule
+
+        def sched(M, N, K, isz):
+            chunk, nch, shape, blk, programs, warps, split, wide = orig(M, N, K, isz)
+            if split and shape == "rows":
+                blk, programs = block, -(-M // block)
+                wide = m._needs_int64(N, M * K, chunk, blk)
+            return chunk, nch, shape, blk, programs, warps, split, wide
+        m._schedule = sched
+    return m.argmax
+
+
+def inputs(d, m, n):
+    g = torch.Generator(device="cuda").manual_seed(m + n)
+    x = torch.randn(m, n, device="cuda", generator=g).to(DT[d])
+    x[m // 2, n // 3] = float("nan")  # one row with a NaN: its first index wins
+    x[-1, 5] = x[-1, n - 7] = 100.0  # a tie: the first index
+    return x
+
+
+if MODE == "warm":
+    for v in VARS:
+        fn = load(v)
+        for d, m, n in POINTS:
+            x = inputs(d, m, n); fn(x, -1); fn(x[:1].clone(), -1)
+    torch.cuda.synchronize(); print("warm", VARS)
+else:
+    bw = copy_bandwidth()
+    print("device", torch.cuda.get_device_name(), "copy bandwidth %.0f GB/s" % bw, flush=True)
+    print("| point | torch us | " + " | ".join(VARS) + " |", flush=True)
+    print("|---" * (len(VARS) + 2) + "|", flush=True)
+    fns = {v: load(v) for v in VARS}
+    for d, m, n in POINTS:
+        x = inputs(d, m, n)
+        ref = torch.argmax(x, -1)
+        tt = graph_ms(lambda: torch.argmax(x, -1)) * 1e3
+        cells = []
+        for v in VARS:
+            out = fns[v](x, -1)
+            one = fns[v](x[:1].clone(), -1)
+            ok = torch.equal(out, ref) and torch.equal(one, out[:1])
+            t = graph_ms(lambda: fns[v](x, -1)) * 1e3
+            pct = x.numel() * x.element_size() / (t * 1e-6) / (bw * 1e9) * 100
+            cells.append(f"{t:.2f} ({pct:.0f}%)" + ("" if ok else " BITS"))
+        print(f"| {d} {m} x {n} | {tt:.2f} | " + " | ".join(cells) + " |", flush=True)
