@@ -66,6 +66,7 @@ from redgen.plan import (
     ROWS_NARROW_MIN,
     ROWS_NARROW_SPLIT_BLOCK,
     ROWS_OUT_ITEMSIZE,
+    ROWS_TAIL_UNROLL,
     ROWS_TILE_ELEMS,
     SHORT_TILE_MIN,
     Plan,
@@ -473,6 +474,10 @@ class ModuleCtx:
     rows_narrow_itemsize: int = 0
     rows_narrow_min: int = 0
     rows_narrow_split_block: int = 0
+    # the rows walks' groups where a 16-bit row's last chunk would walk tiles alone (plan.Plan.rows_tail):
+    # the rule and its knob, ROWS_TAIL_UNROLL (its default value)
+    rows_tail: bool = False
+    rows_tail_unroll: int = 0
     # cuda's rows fused walks of 16-bit rows of several chunks sweep their outputs in stages
     # (plan.Plan.rows_out_stages): a STAGES constexpr.
     rows_out_stages: int = 0
@@ -986,6 +991,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         rows_narrow_itemsize=ROWS_NARROW_ITEMSIZE if plan.rows_narrow_warps else 0,
         rows_narrow_min=ROWS_NARROW_MIN if plan.rows_narrow_warps else 0,
         rows_narrow_split_block=ROWS_NARROW_SPLIT_BLOCK if plan.rows_narrow_warps else 0,
+        rows_tail=plan.rows_tail, rows_tail_unroll=ROWS_TAIL_UNROLL,
         rows_out_stages=plan.rows_out_stages,
         rows_out_itemsize=ROWS_OUT_ITEMSIZE if plan.rows_out_stages else 0,
         cols_step_narrow_unroll=COLS_STEP_NARROW_UNROLL if plan.cols_step else 0,
@@ -1088,7 +1094,7 @@ def _knob_names(plan: Plan, row_extra: bool, row_early: bool = False) -> list[st
            "cols_flat": plan.free_cols or plan.cols_stack,
            "row_tile": plan.short_tile and plan.row_holds_short,
            "row": bool(plan.row_tiles), "row_min": bool(plan.row_min), "row_rows": bool(plan.row_rows), "row_prefetch": bool(plan.row_prefetch), "row_stack": plan.row_stack > 1, "row_across": bool(plan.row_across),
-           "rows_narrow": bool(plan.rows_narrow_warps), "rows_out": bool(plan.rows_out_stages),
+           "rows_narrow": bool(plan.rows_narrow_warps), "rows_tail": plan.rows_tail, "rows_out": bool(plan.rows_out_stages),
            "cols_step": plan.cols_step,
            "row_extra": row_extra, "row_lean": bool(plan.row_lean), "row_early": row_early}
     return ["_INTERPRET"] + [k for feature, names in target.knobs if has[feature] for k in names]

@@ -156,6 +156,17 @@ ROWS_NARROW_MIN = 1024
 # (1024 x 32000 34.3 -> 35.1, 8 x 32000 3.5 -> 4.2: the rule's 16-bit grids alone take it). Not
 # order-shaping: which program reduces a row.
 ROWS_NARROW_SPLIT_BLOCK = 1
+# cuda: a rows walk of rows of several chunks of such 16-bit elements whose last chunk would walk more
+# tiles alone, past its groups of UNROLL, than a group of ROWS_TAIL_UNROLL holds takes groups of
+# ROWS_TAIL_UNROLL tiles (its UNROLL): each tile walked alone is a memory round trip of its own. 0
+# (never) unless a spec tunes it: argmax and argmin at 4 (H200 runs 240-241, bf16 rows of 32000,
+# whose last chunk of 13 tiles walked one group and 5 tiles alone: 1 x 32000 3.58 -> 3.32 us, 256 x
+# 32000 8.05 -> 7.29, 4096 x 32000 73.2 -> 70.7 (85 -> 88% of the copy bandwidth); 4096 x 20000 52.9
+# -> 48.7). Groups of 4 everywhere lost where no tile or 2 walk alone (16384 x 8192 70.7 -> 73.8,
+# 1024 x 151936 85.4 -> 88.6) and at 4 (1024 x 50000 31.8 -> 32.2: 13 chunks, every one in groups of
+# 4 for one group's gain), f32 at 8 and 1024 rows of 32000. Only where UNROLL shapes no order
+# (Plan.rows_tail): every tile once, in increasing order.
+ROWS_TAIL_UNROLL = 0
 # cuda: a rows kernel's fused walk of rows of several chunks whose elements take at most
 # ROWS_OUT_ITEMSIZE bytes sweeps its outputs over the reduce axis in ROWS_OUT_STAGES software-
 # pipelined stages (tl.range's num_stages: the next iterations' loads issued ahead, into shared
@@ -667,6 +678,13 @@ class Plan:
     # narrower than COLS_STEP_WIDE_BLOCK, COLS_STEP_NARROW_UNROLL tiles together, the wide blocks under
     # COLS_STEP_MAXNREG registers (the constants above).
     cols_step: bool = False
+
+    @property
+    def rows_tail(self) -> bool:
+        """cuda: the launcher takes ROWS_TAIL_UNROLL for the rows walks of 16-bit rows whose last chunk
+        would walk more tiles alone than a group of it holds: where those walks exist and UNROLL shapes
+        no order."""
+        return bool(self.rows_narrow_warps and self.unroll and not self.order_groups)
 
     @property
     def order_groups(self) -> tuple[str, ...]:

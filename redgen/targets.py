@@ -162,6 +162,7 @@ _CUDA_KNOBS = (
     ("unroll", ("UNROLL",)),
     ("cols_unroll", ("COLS_UNROLL",)),
     ("rows_narrow", ("ROWS_NARROW_ITEMSIZE", "ROWS_NARROW_WARPS", "ROWS_NARROW_MIN", "ROWS_NARROW_SPLIT_BLOCK")),  # the rows walks' warps for 16-bit rows
+    ("rows_tail", ("ROWS_TAIL_UNROLL",)),  # their groups where a last chunk would walk tiles alone
     ("rows_out", ("ROWS_OUT_STAGES", "ROWS_OUT_ITEMSIZE")),  # the stages of their fused output sweeps
     ("cols_step", ("COLS_STEP_NARROW_UNROLL", "COLS_STEP_WIDE_BLOCK", "COLS_STEP_MAXNREG", "COLS_STEP_CAP_ROW_BYTES")),  # step walks' cols tiles
     ("short_tile", ("SHORT_TILE_MAX", "SHORT_TILE_MIN", "ROWS_TILE_ELEMS")),  # short rows' fused walks

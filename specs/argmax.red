@@ -13,3 +13,4 @@ split  N fixed_size 4096
 warps  4
 cores  40
 tune cuda ROWS_NARROW_SPLIT_BLOCK = 2  # two rows a program on the split path: docs/gpu_2026_12_02/README.md run 231
+tune cuda ROWS_TAIL_UNROLL = 4  # groups of 4 where a last chunk walked 5-7 tiles alone: docs/gpu_2026_12_02/README.md runs 240-241

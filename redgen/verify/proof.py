@@ -360,6 +360,10 @@ def prove(plan: Plan) -> Certificate:
                + (f"; the cols kernels' {plan.cols_unroll}, COLS_UNROLL" if plan.cols_unroll else "")
                + (f", {COLS_STEP_NARROW_UNROLL} at blocks of fewer than {COLS_STEP_WIDE_BLOCK} columns, "
                   "COLS_STEP_NARROW_UNROLL" if plan.cols_step else "")
+               + ("; ROWS_TAIL_UNROLL in the rows walks of 16-bit rows of several chunks whose last chunk's "
+                  "tiles past its groups of UNROLL, each walked alone, would outnumber a group of it, where a spec "
+                  "tunes it"
+                  if plan.rows_tail else "")
                + "): groups of tiles that all "
                "start inside the chunk, then the rest one by one; every tile once, in increasing order, the "
                "same operations (the empirical check's forced paths load one at a time and are compared)"
