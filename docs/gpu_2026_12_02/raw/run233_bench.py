@@ -1,4 +1,4 @@
-"""Run 233: argmax and argmin as built (the identity lane fixed after the walk) (the strict walk combine, two rows a program on the split path of
+"""Run 233 (and run 237, head against tl: the chunk walk's tail tiles loaded together, run237_make.py): argmax and argmin as built (the identity lane fixed after the walk) (the strict walk combine, two rows a program on the split path of
 16-bit rows) against the tree of run 224 (head). Formerly run 231 (after ncu run 230: the walk is bound by its ALU pipe): sw, a strict combine in the lane walk: argmax's 16-bit chunk walks (84-88% of the copy bandwidth in run 224). Variants of the
 module: head (as shipped), v1 (a group's index formed once from the tile found), each with knobs:
 u16 (UNROLL 16: a chunk of 4096 in one group, one wait on memory a program), b2/b4 (the split

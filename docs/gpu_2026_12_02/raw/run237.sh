@@ -1,5 +1,5 @@
 nvidia-smi --query-gpu=name --format=csv,noheader
-B=docs/gpu_2026_12_02/raw/run237_bench.py
+B=docs/gpu_2026_12_02/raw/run233_bench.py
 start=$(date +%s)
 P=bf16:4096:32000,bf16:1024:32000,bf16:256:32000,bf16:64:32000,bf16:8:32000,bf16:1024:151936,bf16:1:151936,bf16:16384:8192,f32:4096:32000,f32:256:32000,bf16:4096:20000,bf16:1024:50000
 for op in argmax argmin; do for v in head tl; do for p in ${P//,/ }; do
