@@ -3,9 +3,10 @@
     PYTHONPATH=. python benchmarks/host_time.py [--json out.json] [--only argmax,softmax]
 
 Issue 12's "cheap to call": for each op at a decode-like size, the host time per call
-(`cpu_us`: calls back to back, one sync) of torch's op, the generated launcher (a repeated
-signature is replayed: from C++ as redgen.load binds it, and in Python as a module imported
-directly replays it, `_replayed` in templates/cuda/replay.py.j2), its general path
+(`cpu_us`: calls back to back, one sync) of torch's op, the generated launcher imported directly
+(a repeated signature is replayed: from C++, which the module binds at its first recorded call as
+redgen.load binds it, and in Python as it replays without redgen or with REDGEN_FAST_ROUTE=0,
+`_replayed` in templates/cuda/replay.py.j2), its general path
 (`_run`, what every call paid before), and torch's op inside `redgen.batch_invariant()`, its
 replayable routes in C++ (redgen/runtime/fast_route.py) and in Python (REDGEN_FAST_ROUTE=0);
 the C++ route's result is checked bitwise against the Python route's, and in a CUDA graph.
@@ -32,9 +33,8 @@ from gpu_run import cpu_us  # noqa: E402
 
 
 def _mod(op):
-    from redgen.runtime.loader import load
-
-    return importlib.import_module(load(op, "cuda").__module__)
+    """The module as `from generated.cuda.<op> import <op>` leaves it (redgen.load's is the same object)."""
+    return importlib.import_module(f"generated.cuda.{op}")
 
 
 def cases():
@@ -149,14 +149,24 @@ def main() -> None:
     only = None if opts.only is None else [w.strip() for w in opts.only.split(",") if w.strip()]
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"triton {__import__('triton').__version__}")
-    rows = []
-    for name, op, make, kw, ref in cases():
-        if only is not None and not any(w in name for w in only):
-            continue
+    rows, todo = [], [c for c in cases() if only is None or any(w in c[0] for w in only)]
+    # Each module's first call, imported directly, before the mode or redgen.load touches it:
+    # whether that call bound it to the C++ replay itself (templates/cuda/replay.py.j2 `_bind_fast`).
+    self_bound = {}
+    for name, op, make, kw, _ in todo:
+        mod = _mod(op)
+        was = mod._FAST is not None
+        (DIRECT[op](mod) if op in DIRECT else getattr(mod, op))(*make(0), **kw)  # compiles and records
+        # (a call of short rows runs the module its `short` statement names, which records and binds)
+        short = getattr(mod, "_short_module", lambda: None)()
+        self_bound[name] = ("before" if was else True if mod._FAST is not None else
+                            f"its short op's ({short.__name__.rsplit('.', 1)[-1]})"
+                            if getattr(short, "_FAST", None) is not None else False)
+    for name, op, make, kw, ref in todo:
         mod = _mod(op)
         fn = DIRECT[op](mod) if op in DIRECT else getattr(mod, op)
         args = make(0)
-        fn(*args, **kw)  # compiles and records
+        fn(*args, **kw)  # replayed (recorded above)
         args2 = make(1)
         replayed = fn(*args2, **kw)
         general = GENERAL[op](mod)(*args2) if op in GENERAL else mod._run(*_run_args(mod, op, args2, kw))
@@ -167,9 +177,9 @@ def main() -> None:
         general_fn = (functools.partial(GENERAL[op](mod), *args) if op in GENERAL else
                       functools.partial(mod._run, *_run_args(mod, op, args, kw)))
         t_general = min(cpu_us(general_fn, 2000) for _ in range(5))
-        # The Python replay: the module as `from generated.cuda.<op> import <op>` leaves it, without
-        # redgen.load's C++ binding. Its replay on new data against the general path, in a CUDA
-        # graph too (its workspaces come from one buffer a call), and its time.
+        # The Python replay: the module without its C++ binding (no redgen, or REDGEN_FAST_ROUTE=0).
+        # Its replay on new data against the general path, in a CUDA graph too (its workspaces come
+        # from one buffer a call), and its time.
         fast, mod._FAST = mod._FAST, None
         try:
             mod._PLANS.clear()
@@ -188,7 +198,7 @@ def main() -> None:
                 mode_out[route] = ref(*args2, *kw.values())
                 if route == "cpp":
                     mode_graph = _graph(_torch_call_fn(ref), make, kw)
-        rows.append(dict(case=name, bitwise_replay_eq_general=same, graph_replay_eq_eager=graph_ok,
+        rows.append(dict(case=name, bound_by_its_first_call=self_bound[name], bitwise_replay_eq_general=same, graph_replay_eq_eager=graph_ok,
                          torch_us=t_torch, redgen_us=t_replay, general_path_us=t_general, mode_us=t_mode["cpp"],
                          python_replay_us=t_python, bitwise_python_replay_eq_general=py_same,
                          python_replay_graph_eq_eager=py_graph,
@@ -198,13 +208,15 @@ def main() -> None:
     from redgen.runtime import fast_route
 
     print(f"the mode's C++ route: {fast_route.status()}")
-    print("| call | torch us | redgen us (replayed) | imported directly (Python replay) us | general path us "
-          "| torch op in batch_invariant() us | the same, Python route us | redgen - torch | imported directly - torch "
-          "| mode - torch | replay == general (bits) | CUDA graph == eager (bits) | Python replay == general, "
-          "in a CUDA graph too (bits) | mode: C++ == Python route (bits) | mode: CUDA graph == eager (bits) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| call | torch us | imported directly us (C++ replay) | bound by its first call | Python replay us "
+          "| general path us | torch op in batch_invariant() us | the same, Python route us | imported directly - "
+          "torch | Python replay - torch | mode - torch | replay == general (bits) | CUDA graph == eager (bits) "
+          "| Python replay == general, in a CUDA graph too (bits) | mode: C++ == Python route (bits) "
+          "| mode: CUDA graph == eager (bits) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['case']} | {r['torch_us']:.1f} | {r['redgen_us']:.1f} | {r['python_replay_us']:.1f} | "
+        print(f"| {r['case']} | {r['torch_us']:.1f} | {r['redgen_us']:.1f} | {r['bound_by_its_first_call']} | "
+              f"{r['python_replay_us']:.1f} | "
               f"{r['general_path_us']:.1f} | {r['mode_us']:.1f} | {r['mode_python_route_us']:.1f} | "
               f"{r['redgen_us'] - r['torch_us']:+.1f} | {r['python_replay_us'] - r['torch_us']:+.1f} | "
               f"{r['mode_us'] - r['torch_us']:+.1f} | {r['bitwise_replay_eq_general']} | "

@@ -8,7 +8,7 @@ It runs the three benchmarks one after another, each in its own process, on the 
   importable: docs/benchmarks.md says how it travels) and torch.compile. It records GPU time (CUDA graphs)
   and eager time, the bandwidth against the copy bandwidth measured in the same run, accuracy, and each
   implementation's bitwise invariance at each point. Then `plot_ops.py` draws it.
-- `host_time.py`: the host time per call, through `redgen.load`, imported directly, and under the mode.
+- `host_time.py`: the host time per call, imported directly (C++ replay, and Python's), and under the mode.
 - `model_bench.py`: a small Hugging Face Llama's generate time with and without `batch_invariant()`.
 
 DIR gets each part's log (`ops.log`, `host.log`, `model.log`), ops_bench's `ops/results.{json,md}`,
