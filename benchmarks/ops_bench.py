@@ -16,10 +16,10 @@ hidden, the reduction over the last dim):
   copy bandwidth (read + write) measured in the same run, for scale;
 - peers (--peers): Liger-Kernel (rms_norm, layer_norm, add_rms_norm, softmax) and torch.compile,
   their invariance and times at the same point;
-- host time per call (gpu_run.host_us), redgen's and torch's: the modules are loaded from their
-  files, as `from generated.cuda.<op> import <op>` gives them, so a repeated signature replays in
-  Python; `redgen.load` and the mode replay in C++ (redgen/runtime/fast_route.py), which
-  benchmarks/host_time.py times.
+- host time per call (gpu_run.host_us), redgen's and torch's: the modules are executed from their
+  files, outside sys.modules, so a repeated signature replays in Python (as a module imported
+  without redgen does); `redgen.load`, the mode and a module imported where redgen is installed
+  replay in C++ (redgen/runtime/fast_route.py), which benchmarks/host_time.py times.
 Prints a markdown table, the geomean and the worst ratio, and a line per op against torch and
 each peer (op_summary); --out writes results.json
 and results.md. Shapes: rows 1, 32, 256, 4096, 16384 by hidden 4096, 8192 and 16384; vocab
