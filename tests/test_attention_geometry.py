@@ -304,3 +304,35 @@ def test_the_moving_integers_specialize_as_any_launch_argument():
     mod = importlib.import_module(load("attention", "cuda").__module__)
     values = (0, 1, 2, 15, 16, 17, 700, 2**31 - 1, 2**31, 2**63 - 1, 2**63, -1, -(2**31), -(2**31) - 1)
     assert mod._int_specs(*values) == tuple(map(mod._spec, values))
+
+
+def test_a_handed_over_plan_launches_its_own_calls_grid(mod, monkeypatch):
+    """A geometry's binding is kept under how Triton specializes the moving integers, not under the
+    grid: keys of 300 and 600 (two and three chunks of 256) share it. The plan each call hands over
+    (to C++, or to the mode's probe) must launch that call's own grid. Keeping the first call's grid
+    (H100 run 245: two chunks of partials for a key length of three) replayed a decode step's later
+    layers over part of its keys."""
+    _c_launchers(mod, monkeypatch)
+    rec = _Recorder()
+    monkeypatch.setattr(mod, "_FAST", rec)
+    for lk in (300, 600, 300):
+        mod.attention(*_step(lk), causal=True)
+    assert len(rec.stored) == 3
+    for (_, _, plan), lk in zip(rec.stored, (300, 600, 300), strict=True):
+        chunks = -(-lk // mod.CHUNK)
+        _, _, _, _, _, launches, _, direct = plan
+        assert [launch[1][2:] for launch in launches] == [(chunks,), ()]  # split pass (tiles, rows, chunks); combine
+        assert [call[1:4] for call in direct[1]] == [(*launches[0][1],), (*launches[1][1], 1)]
+
+
+def test_a_launch_through_the_launchers_python_takes_its_own_grid(mod, monkeypatch):
+    """Where the compiled kernel has no C launcher to call (or a profiler's hooks are set), the
+    binding's `run` launches: with this call's grid, not the one the binding was made with."""
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
+    fwd = Kernel(mod._attn_fwd)
+    monkeypatch.setattr(mod, "_attn_fwd", fwd)
+    monkeypatch.setattr(mod, "_attn_combine", Kernel(mod._attn_combine))
+    for lk in (300, 600):
+        mod.attention(*_step(lk), causal=True)
+    assert [e[0] for e in fwd.log] == ["triton", "bound"] and fwd.log[0][1] == (1, 4, 2)
+    assert fwd.log[1][1][:3] == (1, 4, 3)  # run(g0, g1, g2, stream, ...): three chunks of 256
