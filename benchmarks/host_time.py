@@ -169,9 +169,14 @@ def main() -> None:
         (DIRECT[op](mod) if op in DIRECT else getattr(mod, op))(*make(0), **kw)  # compiles and records
         # (a call of short rows runs the module its `short` statement names, which records and binds)
         short = getattr(mod, "_short_module", lambda: None)()
-        self_bound[name] = ("before" if was else True if mod._FAST is not None else
-                            f"its short op's ({short.__name__.rsplit('.', 1)[-1]})"
-                            if getattr(short, "_FAST", None) is not None else False)
+        if was:
+            self_bound[name] = "before"
+        elif mod._FAST is not None:
+            self_bound[name] = True
+        elif getattr(short, "_FAST", None) is not None:
+            self_bound[name] = f"its short op's ({short.__name__.rsplit('.', 1)[-1]})"
+        else:
+            self_bound[name] = False
     for name, op, make, kw, ref in todo:
         mod = _mod(op)
         fn = DIRECT[op](mod) if op in DIRECT else getattr(mod, op)

@@ -92,7 +92,7 @@ def test_without_redgen_the_module_replays_in_python(rms, monkeypatch):
     assert rms._BIND_ASKED and rms._FAST is None and len(rms._PLANS) == 1
 
 
-def test_interpreted_and_hand_executed_modules_are_not_bound(monkeypatch, tmp_path):
+def test_interpreted_and_hand_executed_modules_are_not_bound(monkeypatch):
     mod = importlib.import_module(load("mean", "cuda").__module__)  # the interpreter (this machine)
     bound = []
     monkeypatch.setattr(fast_route, "bind", lambda m: bound.append(m) or False)  # (after load(), which binds)
