@@ -186,6 +186,22 @@ def test_a_launch_is_described_parameter_by_parameter():
     assert fast_route._params(k2, c2, (None, None, 1, 2**64 - 5, 0.5, 1, 8), slots, None)[3] == (8, -1, -5)
 
 
+def test_a_compiled_kernels_ptx_is_parsed_once(monkeypatch):
+    kernel, compiled = _stand_in()
+    parsed = []
+    real = fast_route._ptx_params
+    monkeypatch.setattr(fast_route, "_ptx_params", lambda c: parsed.append(c) or real(c))
+    slots = ((0, 0, 1), (1, 1, 0))
+    first = fast_route._params(kernel, compiled, (None, None, -3, 7, 0.5, 1, 128), slots, None)
+    second = fast_route._params(kernel, compiled, (None, None, 9, 7, 0.25, 1, 128), slots, None)
+    assert len(parsed) == 1
+    assert first[2] == (4, -1, -3) and second[2] == (4, -1, 9) and second[4] == (4, -1, _f32(0.25))
+    # another compiled kernel (another specialization) is parsed on its own
+    other = _stand_in(ptx=_PTX.replace(".param .f32", ".param .b16"))[1]
+    assert fast_route._params(kernel, other, (None, None, -3, 7, 0.5, 1, 128), slots, None) is None
+    assert len(parsed) == 2
+
+
 @pytest.mark.parametrize("why", ["ptx_short", "ptx_type", "fp16_scalar", "places_made", "names", "no_ptx"])
 def test_a_launch_c_cannot_take_is_left_to_python(why):
     sig, ptx, places = dict(_SIG), _PTX, (-1, 2)

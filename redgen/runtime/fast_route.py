@@ -203,19 +203,44 @@ def _described(plan: tuple, places: tuple | None) -> tuple | None:
     return ("launch", device.index, outs, scratch, tuple(got), current)
 
 
-def _params(kernel: Any, compiled: Any, values: tuple, slots: tuple, places: tuple | None) -> tuple | None:
-    """Each PTX parameter as (size, source, value) (csrc/fast_route.cpp: Param), or None."""
+# (id(kernel), id(compiled)) -> (kernel, compiled, what _layout found): each compiled kernel's
+# PTX parsed once, not once a plan (a decode's attention hands a plan over each new key length;
+# the regex alone took 6 us on a 111 KB PTX). Both held: their ids are never reused.
+_LAYOUTS: dict[tuple[int, int], tuple] = {}
+
+
+def _layout(kernel: Any, compiled: Any) -> tuple | None:
+    """(each kept parameter's position and type with its PTX byte size, the PTX's extra
+    parameters) for a compiled kernel, or None where C++ cannot launch it."""
+    key = (id(kernel), id(compiled))
+    got = _LAYOUTS.get(key)
+    if got is None:
+        if len(_LAYOUTS) >= 4096:  # a bound, not an LRU: a process compiles few kernels
+            _LAYOUTS.clear()
+        got = _LAYOUTS[key] = (kernel, compiled, _parse_layout(kernel, compiled))
+    return got[2]
+
+
+def _parse_layout(kernel: Any, compiled: Any) -> tuple | None:
     sig = getattr(getattr(compiled, "src", None), "signature", None)
     names = [p.name for p in kernel.params]
     sizes = _ptx_params(compiled)
-    if not isinstance(sig, dict) or list(sig) != names or len(values) != len(names) or sizes is None:
+    if not isinstance(sig, dict) or list(sig) != names or sizes is None:
         return None
-    where = {pos: (src, i) for pos, src, i in slots}
-    out = []
     kept = [(pos, ty) for pos, ty in enumerate(sig.values()) if ty != "constexpr"]
     if len(sizes) < len(kept) or any(s != 8 for s in sizes[len(kept):]):
         return None
-    for (pos, ty), size in zip(kept, sizes, strict=False):
+    return tuple((pos, ty, size) for (pos, ty), size in zip(kept, sizes, strict=False)), len(sizes) - len(kept), len(names)
+
+
+def _params(kernel: Any, compiled: Any, values: tuple, slots: tuple, places: tuple | None) -> tuple | None:
+    """Each PTX parameter as (size, source, value) (csrc/fast_route.cpp: Param), or None."""
+    layout = _layout(kernel, compiled)
+    if layout is None or len(values) != layout[2]:
+        return None
+    where = {pos: (src, i) for pos, src, i in slots}
+    out = []
+    for pos, ty, size in layout[0]:
         v = values[pos]
         if isinstance(ty, str) and ty.startswith("*"):
             if pos not in where or size != 8:
@@ -234,7 +259,7 @@ def _params(kernel: Any, compiled: Any, values: tuple, slots: tuple, places: tup
         else:
             return None
     # The parameters the PTX has beyond the signature's: Triton's scratch pointers, null without scratch.
-    out += [(8, -1, 0)] * (len(sizes) - len(kept))
+    out += [(8, -1, 0)] * layout[1]
     return tuple(out)
 
 
