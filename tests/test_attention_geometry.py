@@ -336,3 +336,33 @@ def test_a_launch_through_the_launchers_python_takes_its_own_grid(mod, monkeypat
         mod.attention(*_step(lk), causal=True)
     assert [e[0] for e in fwd.log] == ["triton", "bound"] and fwd.log[0][1] == (1, 4, 2)
     assert fwd.log[1][1][:3] == (1, 4, 3)  # run(g0, g1, g2, stream, ...): three chunks of 256
+
+
+@pytest.mark.parametrize("path,return_lse", [("split", False), ("split", True), ("fused", False)])
+def test_a_new_key_lengths_plan_is_the_last_ones_with_its_integers(mod, monkeypatch, path, return_lse):
+    """A decode step's first layer hands a new key length's plan over. It is the plan _plan would
+    record (launches, grids, arguments, tensor places, outputs, workspaces, the C launcher's form),
+    made from the last plan of its geometry and kind without _plan's search for the tensors."""
+    _c_launchers(mod, monkeypatch, path)
+    rec = _Recorder()
+    monkeypatch.setattr(mod, "_FAST", rec)
+    lengths = (300, 301, 600, 780, 300)  # 2, 2, 3, 4, 2 chunks of 256
+    for lk in lengths:  # each plan made by _plan: the kind's last plan forgotten before each call
+        for geo in mod._GEOMETRY.values():
+            geo.plans.clear()
+        mod.attention(*_step(lk), causal=True, return_lse=return_lse)
+    want = [plan for _, _, plan in rec.stored]
+    rec.stored.clear()
+    searched = []
+    real = mod._plan
+    monkeypatch.setattr(mod, "_plan", lambda *a: searched.append(a) or real(*a))
+    for lk in lengths:
+        mod.attention(*_step(lk), causal=True, return_lse=return_lse)
+    got = [plan for _, _, plan in rec.stored]
+    assert got == want and len({p[4] for p in got}) == (3 if path == "split" else 1)  # the partials' sizes move
+    # _plan ran for none of them: the geometry kept its kinds' plans from the first pass
+    assert searched == []
+    q, k, v = _step(302)
+    k.requires_grad_(True)
+    mod.attention(q, k, v, causal=True, return_lse=return_lse)
+    assert rec.stored[-1][2][0] is True and not any(p[0] for p in got)
