@@ -196,6 +196,9 @@ def test_a_compiled_kernels_ptx_is_parsed_once(monkeypatch):
     second = fast_route._params(kernel, compiled, (None, None, 9, 7, 0.25, 1, 128), slots, None)
     assert len(parsed) == 1
     assert first[2] == (4, -1, -3) and second[2] == (4, -1, 9) and second[4] == (4, -1, _f32(0.25))
+    # the values' types are still checked on each call: a float for an integer, a string for a float
+    assert fast_route._params(kernel, compiled, (None, None, 1.5, 7, 0.5, 1, 128), slots, None) is None
+    assert fast_route._params(kernel, compiled, (None, None, 1, 7, "0.5", 1, 128), slots, None) is None
     # another compiled kernel (another specialization) is parsed on its own
     other = _stand_in(ptx=_PTX.replace(".param .f32", ".param .b16"))[1]
     assert fast_route._params(kernel, other, (None, None, -3, 7, 0.5, 1, 128), slots, None) is None

@@ -203,25 +203,29 @@ def _described(plan: tuple, places: tuple | None) -> tuple | None:
     return ("launch", device.index, outs, scratch, tuple(got), current)
 
 
-# (id(kernel), id(compiled)) -> (kernel, compiled, what _layout found): each compiled kernel's
-# PTX parsed once, not once a plan (a decode's attention hands a plan over each new key length;
-# the regex alone took 6 us on a 111 KB PTX). Both held: their ids are never reused.
-_LAYOUTS: dict[tuple[int, int], tuple] = {}
+# (id(kernel), id(compiled), slots, places) -> (kernel, compiled, what _recipe found): each launch's
+# parameters worked out once for where its tensors come from, not once a plan (a decode's attention
+# hands a new key length's plan over in every step's first layer: on an H100's host the PTX regex
+# took 6 us a kernel, and this loop's type checks most of a plan's description, run 246). Kernel and
+# compiled kernel held: their ids are never reused.
+_RECIPES: dict[tuple, tuple] = {}
+_POINTER, _INT, _F32 = 0, 1, 2
 
 
-def _layout(kernel: Any, compiled: Any) -> tuple | None:
-    """(each kept parameter's position and type with its PTX byte size, the PTX's extra
-    parameters) for a compiled kernel, or None where C++ cannot launch it."""
-    key = (id(kernel), id(compiled))
-    got = _LAYOUTS.get(key)
+def _recipe(kernel: Any, compiled: Any, slots: tuple, places: tuple | None) -> tuple | None:
+    """(each PTX parameter's recipe, the PTX's extra parameters, the argument count) for a launch
+    whose tensor arguments come from `slots` (and `places`), or None where C++ cannot launch it.
+    A recipe: (_POINTER, its parameter), (_INT, argument position, byte size), (_F32, position)."""
+    key = (id(kernel), id(compiled), slots, places)
+    got = _RECIPES.get(key)
     if got is None:
-        if len(_LAYOUTS) >= 4096:  # a bound, not an LRU: a process compiles few kernels
-            _LAYOUTS.clear()
-        got = _LAYOUTS[key] = (kernel, compiled, _parse_layout(kernel, compiled))
+        if len(_RECIPES) >= 4096:  # a bound, not an LRU: a process launches few kinds of launch
+            _RECIPES.clear()
+        got = _RECIPES[key] = (kernel, compiled, _work_out(kernel, compiled, slots, places))
     return got[2]
 
 
-def _parse_layout(kernel: Any, compiled: Any) -> tuple | None:
+def _work_out(kernel: Any, compiled: Any, slots: tuple, places: tuple | None) -> tuple | None:
     sig = getattr(getattr(compiled, "src", None), "signature", None)
     names = [p.name for p in kernel.params]
     sizes = _ptx_params(compiled)
@@ -230,18 +234,9 @@ def _parse_layout(kernel: Any, compiled: Any) -> tuple | None:
     kept = [(pos, ty) for pos, ty in enumerate(sig.values()) if ty != "constexpr"]
     if len(sizes) < len(kept) or any(s != 8 for s in sizes[len(kept):]):
         return None
-    return tuple((pos, ty, size) for (pos, ty), size in zip(kept, sizes, strict=False)), len(sizes) - len(kept), len(names)
-
-
-def _params(kernel: Any, compiled: Any, values: tuple, slots: tuple, places: tuple | None) -> tuple | None:
-    """Each PTX parameter as (size, source, value) (csrc/fast_route.cpp: Param), or None."""
-    layout = _layout(kernel, compiled)
-    if layout is None or len(values) != layout[2]:
-        return None
     where = {pos: (src, i) for pos, src, i in slots}
-    out = []
-    for pos, ty, size in layout[0]:
-        v = values[pos]
+    recipe = []
+    for (pos, ty), size in zip(kept, sizes, strict=False):
         if isinstance(ty, str) and ty.startswith("*"):
             if pos not in where or size != 8:
                 return None
@@ -250,16 +245,38 @@ def _params(kernel: Any, compiled: Any, values: tuple, slots: tuple, places: tup
                 i = i if places is None else places[i]
                 if i < 0:
                     return None
-            out.append((8, src, i))
-        elif ty in _INTS and v.__class__ in (int, bool) and _INTS[ty] == size:
+            recipe.append((_POINTER, (8, src, i)))
+        elif ty in _INTS and _INTS[ty] == size:
+            recipe.append((_INT, pos, size))
+        elif ty == "fp32" and size == 4:
+            recipe.append((_F32, pos))
+        else:
+            return None
+    return tuple(recipe), len(sizes) - len(kept), len(names)
+
+
+def _params(kernel: Any, compiled: Any, values: tuple, slots: tuple, places: tuple | None) -> tuple | None:
+    """Each PTX parameter as (size, source, value) (csrc/fast_route.cpp: Param), or None."""
+    got = _recipe(kernel, compiled, slots, places)
+    if got is None or len(values) != got[2]:
+        return None
+    out = []
+    for r in got[0]:
+        if r[0] == _POINTER:
+            out.append(r[1])
+            continue
+        v = values[r[1]]
+        if r[0] == _INT:
+            if v.__class__ is not int and v.__class__ is not bool:
+                return None
             bits = int(v) & (2**64 - 1)
-            out.append((size, -1, bits - 2**64 if bits >= 2**63 else bits))
-        elif ty == "fp32" and v.__class__ in (int, float) and size == 4:
+            out.append((r[2], -1, bits - 2**64 if bits >= 2**63 else bits))
+        elif v.__class__ is int or v.__class__ is float:
             out.append((4, -1, struct.unpack("<i", struct.pack("<f", float(v)))[0]))
         else:
             return None
     # The parameters the PTX has beyond the signature's: Triton's scratch pointers, null without scratch.
-    out += [(8, -1, 0)] * layout[1]
+    out += [(8, -1, 0)] * got[1]
     return tuple(out)
 
 
