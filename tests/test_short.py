@@ -261,3 +261,67 @@ def test_logsumexp_held_rows_at_their_edges(mods, monkeypatch):
     for n in (16384, 16385):
         mod.logsumexp(torch.randn(1, n, generator=g), -1)
     assert calls == [16384]
+
+
+class _Fast:
+    """Stands in for fast_route._Bound: declines every replay, keeps what is handed over."""
+
+    def __init__(self):
+        self.stored, self.asked = [], []
+
+    def replay(self, run_id, args):
+        self.asked.append(run_id)
+
+    def store(self, run, args, plan):
+        self.stored.append((run, args, plan))
+
+
+@pytest.mark.parametrize("op", list(BOUNDS))
+def test_a_bound_modules_short_rows_are_handed_to_its_own_replay(mods, op, monkeypatch):
+    """A bound module (`_FAST`: redgen.load, or its own first call) hands a short call's plan, the
+    one its short op's launcher recorded, to its own C++ replay under its own signature: a repeat is
+    then served before any of its Python runs (H100 runs 246-247: +1.7 and +4.1 us against torch's
+    softmax at 8 x 32000, each call paying this module's C++ miss first). Not while the mode probes."""
+    mod, held = mods[op]
+    fast = _Fast()
+    monkeypatch.setattr(mod, "_FAST", fast)
+    x = torch.randn(3, 40, 2, generator=torch.Generator().manual_seed(1))
+    for _ in range(2):
+        y = getattr(mod, op)(x, 1, dtype=torch.bfloat16)
+    assert fast.asked == [id(mod._run)] * 2 and len(fast.stored) == 2
+    (run, args, plan), _ = fast.stored
+    assert run is mod._run and args[0] is x and args[1] == 1 and args[-1] == torch.bfloat16  # as _run takes them
+    # the plan is the short op's own for this call, and replays the same bits
+    assert any(plan is p for p in held._PLANS.values())
+    assert torch.equal(held._replay(plan, args), y)
+    # long rows are this module's own plans (its _replayed hands them over), not handed here
+    monkeypatch.setattr(mod, "SHORT_MAX", 39)
+    getattr(mod, op)(x, 1, dtype=torch.bfloat16)
+    assert len(fast.stored) == 3 and not any(fast.stored[2][2] is p for p in held._PLANS.values())
+    monkeypatch.setattr(mod, "SHORT_MAX", BOUNDS[op])
+    monkeypatch.setattr(mod, "_PROBE", [])  # the mode probing: neither asked nor handed over here
+    getattr(mod, op)(x, 1, dtype=torch.bfloat16)
+    assert len(fast.asked) == 3 and len(fast.stored) == 3
+
+
+@pytest.mark.parametrize("op", list(BOUNDS))
+def test_a_directly_imported_modules_first_short_call_binds_it(mods, op, monkeypatch):
+    """Imported directly, a module asks for the C++ replay at its first recorded call (replay.py.j2
+    `_bind_fast`); short rows record no plan of its own, so a short call asks too, once, and its
+    plan is handed over in that same call."""
+    mod, _ = mods[op]
+    fast, asked = _Fast(), []
+
+    def bind():
+        asked.append(op)
+        mod._BIND_ASKED = True
+        mod._FAST = fast
+
+    monkeypatch.setattr(mod, "_FAST", None)
+    monkeypatch.setattr(mod, "_BIND_ASKED", False)
+    monkeypatch.setattr(mod, "_bind_fast", bind)
+    x = torch.randn(3, 40, 2, generator=torch.Generator().manual_seed(2))
+    getattr(mod, op)(x, 1)
+    assert asked == [op] and len(fast.stored) == 1 and fast.asked == []
+    getattr(mod, op)(x, 1)
+    assert asked == [op] and len(fast.stored) == 2 and fast.asked == [id(mod._run)]
