@@ -70,3 +70,18 @@ def gpu_like(mod, monkeypatch, **more):
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     mod._BOUND.clear()
     return mod
+
+
+class FastReplay:
+    """Stands in for fast_route's binding (a module's `_FAST`): declines every replay (C++ has no
+    plan, so the module's Python path serves), keeps what is asked and handed over."""
+
+    def __init__(self):
+        self.asked, self.stored = [], []  # (run id, args); (run, args, plan)
+
+    def replay(self, run_id, args):
+        self.asked.append((run_id, args))
+
+    def store(self, run, args, plan):
+        self.stored.append((run, args, plan))
+

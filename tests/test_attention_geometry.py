@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from redgen.runtime.loader import load
-from tests.stand_ins import Kernel, gpu_like
+from tests.stand_ins import FastReplay, Kernel, gpu_like
 
 PATHS = {"split": 1 << 62, "fused": 0}
 
@@ -251,23 +251,10 @@ def test_the_ascend_launcher_takes_heads_first_too():
     assert _same((o, lse), (want_o.transpose(1, 2), want_lse.transpose(1, 2)))
 
 
-class _Recorder:
-    """Stands in for fast_route's binding (`_FAST`): declines every replay, keeps what is handed over."""
-
-    def __init__(self):
-        self.stored, self.asked = [], []
-
-    def replay(self, fn, args):
-        self.asked.append((fn, args))
-
-    def store(self, run, args, plan):
-        self.stored.append((run, args, plan))
-
-
 @pytest.mark.parametrize("heads_first", [False, True])
 def test_a_dense_call_hands_its_plan_to_the_cpp_replay(mod, monkeypatch, heads_first):
     _c_launchers(mod, monkeypatch)
-    rec = _Recorder()
+    rec = FastReplay()
     monkeypatch.setattr(mod, "_FAST", rec)
     q, k, v = _step(300)
     if heads_first:
@@ -313,7 +300,7 @@ def test_a_handed_over_plan_launches_its_own_calls_grid(mod, monkeypatch):
     (H100 run 245: two chunks of partials for a key length of three) replayed a decode step's later
     layers over part of its keys."""
     _c_launchers(mod, monkeypatch)
-    rec = _Recorder()
+    rec = FastReplay()
     monkeypatch.setattr(mod, "_FAST", rec)
     for lk in (300, 600, 300):
         mod.attention(*_step(lk), causal=True)
@@ -344,7 +331,7 @@ def test_a_new_key_lengths_plan_is_the_last_ones_with_its_integers(mod, monkeypa
     record (launches, grids, arguments, tensor places, outputs, workspaces, the C launcher's form),
     made from the last plan of its geometry and kind without _plan's search for the tensors."""
     _c_launchers(mod, monkeypatch, path)
-    rec = _Recorder()
+    rec = FastReplay()
     monkeypatch.setattr(mod, "_FAST", rec)
     lengths = (300, 301, 600, 780, 300)  # 2, 2, 3, 4, 2 chunks of 256
     for lk in lengths:  # each plan made by _plan: the kind's last plan forgotten before each call

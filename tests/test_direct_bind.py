@@ -20,25 +20,11 @@ import torch
 
 from redgen.runtime import fast_route
 from redgen.runtime.loader import load
-from tests.stand_ins import Kernel, gpu_like
+from tests.stand_ins import FastReplay, Kernel, gpu_like
 
 
 def _x(*shape, seed=0):
     return torch.randn(*shape, generator=torch.Generator().manual_seed(seed))
-
-
-class _Fast:
-    """Stands in for fast_route._Bound: the plans handed over, and a replay that declines."""
-
-    def __init__(self):
-        self.stored, self.asked = [], 0
-
-    def store(self, run, args, plan):
-        self.stored.append(plan)
-
-    def replay(self, run_id, args):
-        self.asked += 1
-        return None  # C++ has no plan: the module's Python path serves (and hands the plan over)
 
 
 @pytest.fixture
@@ -54,7 +40,7 @@ def rms(monkeypatch):
 
 
 def test_the_first_recorded_call_binds_the_module_once_and_hands_over_its_plan(rms, monkeypatch):
-    fast, bound = _Fast(), []
+    fast, bound = FastReplay(), []
 
     def bind(m):
         bound.append(m)
@@ -65,10 +51,10 @@ def test_the_first_recorded_call_binds_the_module_once_and_hands_over_its_plan(r
     w = _x(300)
     rms.rms_norm(_x(5, 300), w)
     assert bound == [rms]  # the module object sys.modules holds, as redgen.load binds it
-    assert len(fast.stored) == 1 and fast.stored[0] is next(iter(rms._PLANS.values()))  # this very call's plan
+    assert len(fast.stored) == 1 and fast.stored[0][2] is next(iter(rms._PLANS.values()))  # this very call's plan
     rms.rms_norm(_x(5, 300, seed=1), w)  # the same signature: asked of C++ first
     rms.rms_norm(_x(4, 300), w)  # a new signature records again: no second ask
-    assert bound == [rms] and fast.asked == 2 and len(fast.stored) == 3
+    assert bound == [rms] and len(fast.asked) == 2 and len(fast.stored) == 3
 
 
 def test_a_refused_bind_is_not_asked_again_and_python_replays(rms, monkeypatch):

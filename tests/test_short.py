@@ -21,6 +21,7 @@ import torch
 from redgen.errors import BadShort
 from redgen.pipeline import build_all, check_spec, plan_spec
 from redgen.short import with_short_specs
+from tests.stand_ins import FastReplay
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -263,19 +264,6 @@ def test_logsumexp_held_rows_at_their_edges(mods, monkeypatch):
     assert calls == [16384]
 
 
-class _Fast:
-    """Stands in for fast_route._Bound: declines every replay, keeps what is handed over."""
-
-    def __init__(self):
-        self.stored, self.asked = [], []
-
-    def replay(self, run_id, args):
-        self.asked.append(run_id)
-
-    def store(self, run, args, plan):
-        self.stored.append((run, args, plan))
-
-
 @pytest.mark.parametrize("op", list(BOUNDS))
 def test_a_bound_modules_short_rows_are_handed_to_its_own_replay(mods, op, monkeypatch):
     """A bound module (`_FAST`: redgen.load, or its own first call) hands a short call's plan, the
@@ -283,12 +271,12 @@ def test_a_bound_modules_short_rows_are_handed_to_its_own_replay(mods, op, monke
     then served before any of its Python runs (H100 runs 246-247: +1.7 and +4.1 us against torch's
     softmax at 8 x 32000, each call paying this module's C++ miss first). Not while the mode probes."""
     mod, held = mods[op]
-    fast = _Fast()
+    fast = FastReplay()
     monkeypatch.setattr(mod, "_FAST", fast)
     x = torch.randn(3, 40, 2, generator=torch.Generator().manual_seed(1))
     for _ in range(2):
         y = getattr(mod, op)(x, 1, dtype=torch.bfloat16)
-    assert fast.asked == [id(mod._run)] * 2 and len(fast.stored) == 2
+    assert [a[0] for a in fast.asked] == [id(mod._run)] * 2 and len(fast.stored) == 2
     (run, args, plan), _ = fast.stored
     assert run is mod._run and args[0] is x and args[1] == 1 and args[-1] == torch.bfloat16  # as _run takes them
     # the plan is the short op's own for this call, and replays the same bits
@@ -310,7 +298,7 @@ def test_a_directly_imported_modules_first_short_call_binds_it(mods, op, monkeyp
     `_bind_fast`); short rows record no plan of its own, so a short call asks too, once, and its
     plan is handed over in that same call."""
     mod, _ = mods[op]
-    fast, asked = _Fast(), []
+    fast, asked = FastReplay(), []
 
     def bind():
         asked.append(op)
@@ -324,4 +312,4 @@ def test_a_directly_imported_modules_first_short_call_binds_it(mods, op, monkeyp
     getattr(mod, op)(x, 1)
     assert asked == [op] and len(fast.stored) == 1 and fast.asked == []
     getattr(mod, op)(x, 1)
-    assert asked == [op] and len(fast.stored) == 2 and fast.asked == [id(mod._run)]
+    assert asked == [op] and len(fast.stored) == 2 and [a[0] for a in fast.asked] == [id(mod._run)]
