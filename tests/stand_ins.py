@@ -10,6 +10,7 @@ logs ("bound", args); with `c_launcher=True` it is a CudaLauncher like Triton 3.
 from __future__ import annotations
 
 import inspect
+from types import SimpleNamespace
 
 import torch
 
@@ -47,19 +48,47 @@ class Compiled:
 
 
 class Kernel:
-    def __init__(self, real, c_launcher=False):
+    def __init__(self, real, c_launcher=False, ptx=False):
         fn = getattr(real, "fn", real)  # the interpreter's InterpretedFunction wraps the Python function
         self.params = [Param(n, None if p.default is p.empty else p.default)
                        for n, p in inspect.signature(fn).parameters.items()]
         self.log = []
         self.compiled = Compiled(self.log, c_launcher)
+        self.ptx = ptx
 
     def __getitem__(self, grid):
         def launch(*args, **consts):
             self.log.append(("triton", grid, args, consts))
+            if self.ptx:
+                _compiled_as(self.compiled, self.params, args)
             return self.compiled
 
         return launch
+
+
+def _compiled_as(compiled, params, args):
+    """Give `compiled` what a replay described for C++ reads of a Triton-compiled kernel (fast_route.py
+    `_described`): its signature as Triton specializes these arguments (an integer 1 a constexpr),
+    its PTX entry's parameters, its metadata and a function handle."""
+    sig, ptx = {}, []
+    for i, p in enumerate(params):
+        a = args[i] if i < len(args) else None
+        if isinstance(a, torch.Tensor):
+            sig[p.name], kind = "*fp32", "u64"
+        elif a.__class__ is int and a != 1:
+            sig[p.name], kind = ("i32", "u32") if -(2**31) <= a < 2**31 else ("i64", "u64")
+        elif a.__class__ is float:
+            sig[p.name], kind = "fp32", "f32"
+        else:
+            sig[p.name], kind = "constexpr", None
+        if kind is not None:
+            ptx.append(f"\t.param .{kind} k_param_{len(ptx)}")
+    compiled.src = SimpleNamespace(signature=sig)
+    compiled.asm = {"ptx": ".visible .entry k(\n" + ",\n".join(ptx) + "\n)\n{\n"}
+    compiled.metadata = SimpleNamespace(num_warps=4, shared=0, num_ctas=1)
+    compiled.function = 1000 + len(params)
+    if isinstance(compiled.run, CudaLauncher):
+        compiled.run.launch_pdl = 0  # (C++ launches no programmatic dependent launch)
 
 
 def gpu_like(mod, monkeypatch, **more):
@@ -77,11 +106,12 @@ class FastReplay:
     plan, so the module's Python path serves), keeps what is asked and handed over."""
 
     def __init__(self):
-        self.asked, self.stored = [], []  # (run id, args); (run, args, plan)
+        self.asked, self.stored, self.families = [], [], []  # (run id, args); (run, args, plan); family
 
     def replay(self, run_id, args):
         self.asked.append((run_id, args))
 
-    def store(self, run, args, plan):
+    def store(self, run, args, plan, family=None):
         self.stored.append((run, args, plan))
+        self.families.append(family)
 

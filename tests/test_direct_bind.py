@@ -1,8 +1,10 @@
 """Issue 12's direct call: a generated cuda module imported directly (`from generated.cuda.mean
 import mean`, not through redgen.load) asks redgen's C++ replay to serve it (fast_route.bind, as
 redgen.load does) at its first recorded call, once; where it cannot (the interpreter, a module
-executed by hand, no redgen), its Python replay serves as before. Attention never asks: its dense
-calls are bound by their geometry, which serves a growing decode better (docs/gpu_2026_12_07, run 245).
+executed by hand, no redgen), its Python replay serves as before. Attention asks at its first dense
+call too: its plans carry how they move with the key length, so C++ serves a growing decode itself
+(tests/test_attention_family.py; before, its geometry's Python launches served it better, run 245 of
+docs/gpu_2026_12_07).
 
 Here, the ask and what follows it against stand-ins (no CUDA driver on this machine): which module
 is bound, how often, and that the first call's plan reaches the bound replay in that same call.
@@ -97,20 +99,27 @@ def test_interpreted_and_hand_executed_modules_are_not_bound(monkeypatch):
     assert by_hand._BIND_ASKED and bound == []
 
 
-def test_attention_imported_directly_is_never_bound(monkeypatch):
-    """Attention's dense calls are bound by their geometry, which a decode's growing key length keeps:
-    imported directly, neither they nor its recorded varlen calls bind it (redgen.load does)."""
+@pytest.mark.parametrize("first", ["dense", "varlen"])
+def test_attention_imported_directly_binds_at_its_first_call(monkeypatch, first):
+    """A dense call's plan carries its family (how it moves with the key length), so C++ makes a
+    decode's new key lengths' plans itself: imported directly, attention binds at its first dense
+    call (a new geometry), as at its first recorded varlen call, once."""
     mod = importlib.import_module(load("attention", "cuda").__module__)
     bound = []
     monkeypatch.setattr(fast_route, "bind", lambda m: bound.append(m) or False)  # (after load(), which binds)
+    monkeypatch.setattr(mod, "_BIND_ASKED", False)
     gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None)
     for name in ("_attn_fwd", "_attn_combine"):
         monkeypatch.setattr(mod, name, Kernel(getattr(mod, name), c_launcher=True))
     mod._GEOMETRY.clear()
     mod._PLANS.clear()
-    mod.attention(_x(2, 1, 4, 16), _x(2, 300, 2, 16, seed=1), _x(2, 300, 2, 16, seed=2))  # dense
     cu = torch.tensor([0, 1, 2], dtype=torch.int32)
     cuk = torch.tensor([0, 300, 600], dtype=torch.int32)
-    mod.attention(_x(2, 4, 16), _x(600, 2, 16, seed=1), _x(600, 2, 16, seed=2), cu_seqlens_q=cu,
-                  cu_seqlens_k=cuk, max_seqlen_q=1, max_seqlen_k=300)  # varlen: recorded
-    assert len(mod._GEOMETRY) == 1 and len(mod._PLANS) == 1 and mod._BIND_ASKED and bound == []
+    calls = {"dense": lambda: mod.attention(_x(2, 1, 4, 16), _x(2, 300, 2, 16, seed=1), _x(2, 300, 2, 16, seed=2)),
+             "varlen": lambda: mod.attention(_x(2, 4, 16), _x(600, 2, 16, seed=1), _x(600, 2, 16, seed=2),
+                                             cu_seqlens_q=cu, cu_seqlens_k=cuk, max_seqlen_q=1, max_seqlen_k=300)}
+    calls[first]()
+    assert mod._BIND_ASKED and bound == [mod]
+    for call in calls.values():  # asked once a module
+        call()
+    assert bound == [mod] and len(mod._GEOMETRY) == 1 and len(mod._PLANS) == 1

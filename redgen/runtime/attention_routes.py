@@ -136,11 +136,15 @@ _PARAMS = {"attention": ("heads_first",)}
 
 # A mask's values decide `causal`: a call with a mask is never replayed (`reads`); one without is
 # decided by its signature. The adapters' other outputs are _unused's cached tensors, lengths from
-# the shapes and (cudnn) a view of the logsumexp (`holds`).
+# the shapes and (cudnn) a view of the logsumexp (`holds`). flash and cudnn return the query and
+# key lengths (query and key: the schema's arguments 0 and 1, their dim 2) as outputs 4 and 5
+# (`lengths`: a decode's plans stand for other key lengths, fast_route.py `_family`).
+_LENGTHS = ((4, 0, 2), (5, 1, 2))
 ROUTES: tuple[Route, ...] = tuple(
-    Route(aten, ("attention",), adapter, _PARAMS, reads=reads, holds=True)
-    for aten, adapter, reads in (("_scaled_dot_product_flash_attention_for_cpu.default", _cpu_flash, ("attn_mask",)),
-                                 ("_scaled_dot_product_flash_attention.default", _flash, ()),
-                                 ("_scaled_dot_product_efficient_attention.default", _efficient, ("attn_bias",)),
-                                 ("_scaled_dot_product_cudnn_attention.default", _cudnn, ("attn_bias",)))
+    Route(aten, ("attention",), adapter, _PARAMS, reads=reads, holds=True, lengths=lengths)
+    for aten, adapter, reads, lengths in (
+        ("_scaled_dot_product_flash_attention_for_cpu.default", _cpu_flash, ("attn_mask",), ()),
+        ("_scaled_dot_product_flash_attention.default", _flash, (), _LENGTHS),
+        ("_scaled_dot_product_efficient_attention.default", _efficient, ("attn_bias",), ()),
+        ("_scaled_dot_product_cudnn_attention.default", _cudnn, ("attn_bias",), _LENGTHS))
 )

@@ -148,11 +148,14 @@ def describe(rr: Any, args: tuple, kwargs: dict) -> tuple | None:
     hit = None if key is None else rr.plans.get(key)
     if hit is None:
         return None
-    mod, plan, places, _, rets = hit
+    mod, plan, places, _, rets, family = hit
     for m in rr.mods:
         _watch(m)
     launches = _launches(mod, plan, places)
     if launches is not None:
+        moved = None if family is None else _family(plan, places, family, rets, rr.lengths)
+        if moved is not None:
+            return (*launches, rets, moved)
         return launches if rets is None else (*launches, rets)
 
     def replay(a: tuple, kw: dict) -> Any:
@@ -280,6 +283,50 @@ def _params(kernel: Any, compiled: Any, values: tuple, slots: tuple, places: tup
     return tuple(out)
 
 
+def _family(plan: tuple, places: tuple | None, family: tuple, rets: tuple | None = None,
+            lengths: tuple = ()) -> tuple | None:
+    """The C++ form (csrc/fast_route.cpp `Family`) of a launcher's family of plans: `family` is
+    (quantities, checks, each launch's moving arguments, moving grid dims, moving workspaces) in
+    the launcher's terms (templates/cuda/attention.py.j2 `_family`); `places` maps its arguments
+    to the call's. `rets`: the call's returns (route_replay.py `_returns`), whose integers move
+    where `lengths` ((return, argument, dim): that argument's size) names a quantity; an integer
+    return it does not name could move unseen, so none is taken then. None where the plan cannot
+    be described so (a moving argument Triton did not pass as an integer)."""
+    quantities, checks, moving, grids, scratch = family
+    qs = []
+    for arg, kind, dim, divisor in quantities:
+        j = arg if places is None else places[arg]
+        if j < 0:
+            return None
+        qs.append((j, kind, dim, divisor))
+    params = []
+    for li, (launch, moves) in enumerate(zip(plan[5], moving, strict=True)):
+        kernel, _, _, slots, _, bound = launch
+        compiled = bound[0]
+        got = _recipe(kernel, compiled, slots, places)
+        if got is None:
+            return None
+        at = {r[1]: p for p, r in enumerate(got[0]) if r[0] == _INT}
+        sig = list(compiled.src.signature.values())
+        for pos, qi in moves:
+            if pos in at:
+                params.append((li, at[pos], qi))
+            elif sig[pos] != "constexpr":  # (an integer Triton specialized away: its class is in the key)
+                return None
+    moved_rets = []
+    for r, ret in enumerate(rets or ()):
+        if ret[0] != 3:
+            continue
+        named = [(a, d) for ret, a, d in lengths if ret == r]
+        if not named:
+            return None
+        q = next((i for i, x in enumerate(qs) if x == (named[0][0], 0, named[0][1], 1)), None)
+        if q is not None:
+            moved_rets.append((r, q))
+    return (tuple(qs), tuple(checks), tuple(params), tuple(grids),
+            tuple((1, k, 0, qi, factor) for k, qi, factor in scratch), tuple(moved_rets))
+
+
 # --- a generated launcher's own calls (`redgen.load("mean")(x, 1)`) ---
 class _Bound:
     """What a generated module's `_FAST` holds (templates/cuda/replay.py.j2 `_replayed`): the C++
@@ -296,8 +343,9 @@ class _Bound:
         # (the PTX parse). The plan is held, so its id is never reused.
         self.descs: dict[int, tuple] = {}
 
-    def store(self, run: Any, args: tuple, plan: tuple) -> None:
-        """Hand C++ the plan `run(*args)` recorded (where C++ can launch all of it)."""
+    def store(self, run: Any, args: tuple, plan: tuple, family: tuple | None = None) -> None:
+        """Hand C++ the plan `run(*args)` recorded (where C++ can launch all of it); `family`:
+        the plans of other signatures it stands for (_family), or None."""
         if self.mod._hooks() != (None, None):
             return  # a profiler's hooks: C++ would not call them
         got = self.descs.get(id(plan))
@@ -306,6 +354,9 @@ class _Bound:
                 self.descs.clear()
             got = self.descs[id(plan)] = (plan, _described(plan, None))
         desc = got[1]
+        if desc is not None and family is not None:
+            moved = _family(plan, None, family)
+            desc = desc if moved is None else (*desc, None, moved)
         if desc is not None:
             self.runs[id(run)] = run
             _watch(self.mod)

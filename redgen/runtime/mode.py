@@ -263,7 +263,7 @@ def _install(target: str | None) -> None:
                 with warnings.catch_warnings():
                     # Overriding is the point; torch warns about it once per process.
                     warnings.filterwarnings("ignore", message="(?s).*previously registered kernel")
-                    replays = _kept_replays(route.aten, key, fns, route.holds) if route.signature_only else None
+                    replays = _kept_replays(route.aten, key, fns, route.holds, route.lengths) if route.signature_only else None
                     if replays is not None:
                         _STATE.replays[route.aten, key] = replays
                     kernel = _make_kernel(route, op, fns, original, replays)
@@ -303,10 +303,10 @@ def _in_fallback() -> bool:
 _KEPT: dict[tuple[str, str], RouteReplay] = {}
 
 
-def _kept_replays(aten: str, key: str, fns: Fns, holds: bool) -> RouteReplay:
+def _kept_replays(aten: str, key: str, fns: Fns, holds: bool, lengths: tuple = ()) -> RouteReplay:
     rr = _KEPT.get((aten, key))
-    if rr is None or rr.fns != fns or rr.holds != holds:
-        rr = _KEPT[aten, key] = RouteReplay(fns, holds)
+    if rr is None or rr.fns != fns or rr.holds != holds or rr.lengths != lengths:
+        rr = _KEPT[aten, key] = RouteReplay(fns, holds, lengths)
     return rr
 
 

@@ -89,3 +89,8 @@ class Route:
     # tensors that the signature alone decides (attention's cached unused outputs). A replay
     # returns those same tensors (route_replay.py `_returns`).
     holds: bool = False
+    # The integers the adapter returns that are an argument's size: (return, argument's place in
+    # the aten schema, dim). A plan standing for calls of other sizes (fast_route.py `_family`:
+    # attention's key length) returns theirs; an integer return not named here keeps a plan to
+    # its own signature.
+    lengths: tuple[tuple[int, int, int], ...] = ()

@@ -85,11 +85,12 @@ def assemble(rets: tuple, got: Any) -> tuple:
 
 class RouteReplay:
     """One route's recorded signatures: aten signature -> (module, plan, tensor places, knobs,
-    returns: None where the launcher's result is the call's)."""
+    returns: None where the launcher's result is the call's, the plan's family or None)."""
 
-    def __init__(self, fns: dict[str, Callable[..., Any]], holds: bool = False):
+    def __init__(self, fns: dict[str, Callable[..., Any]], holds: bool = False, lengths: tuple = ()):
         self.fns = dict(fns)  # the generated functions whose plans these are
         self.holds = holds  # Route.holds: the adapter returns more than its launcher's result
+        self.lengths = lengths  # Route.lengths: the returned integers that are an argument's size
         found = [sys.modules.get(f.__module__) for f in fns.values()]
         # A module that hands its short rows to another op's module (`short` in its spec) runs
         # that module's launcher for them: its plans are recorded there.
@@ -115,7 +116,7 @@ class RouteReplay:
         hit = self.plans.get(key)
         if hit is None:
             return MISS
-        mod, plan, places, knobs, rets = hit
+        mod, plan, places, knobs, rets, _ = hit
         if mod._knobs() != knobs:
             self.plans.pop(key, None)
             return MISS
@@ -136,7 +137,8 @@ class RouteReplay:
                 m._PROBE = None
         if len(seen) != 1:
             return out
-        mod, (plan, gargs, got, knobs) = seen[0]
+        # (a launcher whose plans stand for other signatures' too reports how: attention's `_family`)
+        mod, (plan, gargs, got, knobs, *family) = seen[0]
         rets = None
         if not _same_result(got, out):
             rets = _returns(out, got) if self.holds else None
@@ -154,5 +156,5 @@ class RouteReplay:
         if len(self.plans) >= _LIMIT:
             self.plans.clear()
         same = all(j < 0 or j == i for i, j in enumerate(places))
-        self.plans[key] = (mod, plan, None if same else tuple(places), knobs, rets)
+        self.plans[key] = (mod, plan, None if same else tuple(places), knobs, rets, family[0] if family else None)
         return out

@@ -29,6 +29,8 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <limits>
+#include <map>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -95,6 +97,34 @@ struct Alloc {
   at::ScalarType dtype;
 };
 
+// A family of plans: one kind of launch whose tensors' sizes or strides along some dims move a
+// few integers only (dense attention's key length: the K/V strides over it, the chunk count,
+// the partials' size; templates/cuda/attention.py.j2 `_family`). A quantity is a tensor
+// argument's size or stride along a dim, divided by `divisor` rounded up; the family's key is
+// the call's signature with those sizes and strides left out and each quantity's class (how
+// Triton specializes an integer: 0, 1, a multiple of 16, its width) and each check (two
+// quantities equal) put in. A call of a signature not seen whose family is known gets the
+// family's plan with its own quantities in their places, stored under its own signature: a
+// decode step's key length, new each step, costs no Python (H100 run 249: about 100 us of
+// Python a step before).
+struct Quantity {
+  int arg;
+  int kind;  // 0: a size, 1: a stride
+  int dim;
+  int64_t divisor;
+  bool operator==(const Quantity& o) const {
+    return arg == o.arg && kind == o.kind && dim == o.dim && divisor == o.divisor;
+  }
+};
+struct Family {
+  std::vector<Quantity> quantities;
+  std::vector<std::array<int, 2>> checks;  // quantities that must be equal
+  std::vector<std::array<int, 3>> params;  // (launch, parameter, quantity)
+  std::vector<std::array<int, 3>> grids;   // (launch, grid dim, quantity)
+  std::vector<std::array<int64_t, 5>> allocs;  // (0: an output / 1: a workspace, which, size dim, quantity, factor)
+  std::vector<std::array<int, 2>> rets;    // (return, quantity): an integer return
+};
+
 struct Plan {
   int64_t epoch = 0;
   bool grad = false;  // a direct call's input needs grad: the general path serves it while grad mode is on
@@ -111,6 +141,7 @@ struct Plan {
   std::vector<Ret> rets;
   bool many = false;  // a direct call returns a tuple
   PyObject* replay = nullptr;  // a Python replay (no C launches: the interpreter, another Triton)
+  std::shared_ptr<const Family> family;  // a family's plan: the template of its members
 
   Plan() = default;
   Plan(const Plan&) = delete;
@@ -147,14 +178,29 @@ thread_local bool in_fallback = false;  // inside torch's own kernel for a fallb
 // Tags keep an int from colliding with a double's bits, a list's length with an element.
 enum Tag : int64_t { kNone = 1, kBool, kInt, kDouble, kTensor, kIntList, kString, kDevice, kDtype, kTuple, kDirect };
 
-bool tensor_signature(const at::Tensor& t, Key& key) {
+// A family's quantities, which its key leaves out (nullptr: none, an exact key).
+using Mask = std::vector<Quantity>;
+constexpr int64_t kMasked = std::numeric_limits<int64_t>::min();
+
+bool masked(const Mask* mask, int arg, int kind, int64_t dim) {
+  if (mask == nullptr) return false;
+  for (const Quantity& q : *mask) {
+    if (q.arg == arg && q.kind == kind && q.dim == dim) return true;
+  }
+  return false;
+}
+
+// `arg`: the tensor's place among the call's arguments, for `mask`.
+bool tensor_signature(const at::Tensor& t, Key& key, int arg = -1, const Mask* mask = nullptr) {
   if (!t.defined() || t.layout() != c10::kStrided || t.is_conj() || t.is_neg()) return false;
   key.push_back(kTensor);
   key.push_back(static_cast<int64_t>(t.scalar_type()));
   key.push_back(static_cast<int64_t>(t.device().type()) * 1024 + t.device().index());
   key.push_back(t.dim() * 4 + t.requires_grad() * 2 + (reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0));
-  for (int64_t s : t.sizes()) key.push_back(s);
-  for (int64_t s : t.strides()) key.push_back(s);
+  auto sizes = t.sizes();
+  auto strides = t.strides();
+  for (size_t d = 0; d < sizes.size(); ++d) key.push_back(masked(mask, arg, 0, d) ? kMasked : sizes[d]);
+  for (size_t d = 0; d < strides.size(); ++d) key.push_back(masked(mask, arg, 1, d) ? kMasked : strides[d]);
   return true;
 }
 
@@ -170,11 +216,11 @@ void push_string(const char* data, size_t size, Key& key) {
 
 // The call's signature, appended to `key`; false where an argument has none (a tensor list, a
 // non-strided tensor, ...): the Python route takes such calls.
-bool signature(const std::vector<c10::IValue>& args, size_t first, Key& key) {
+bool signature(const std::vector<c10::IValue>& args, size_t first, Key& key, const Mask* mask = nullptr) {
   for (size_t i = first; i < args.size(); ++i) {
     const c10::IValue& a = args[i];
     if (a.isTensor()) {
-      if (!tensor_signature(a.toTensor(), key)) return false;
+      if (!tensor_signature(a.toTensor(), key, static_cast<int>(i), mask)) return false;
     } else if (a.isNone()) {
       key.push_back(kNone);
     } else if (a.isBool()) {
@@ -217,6 +263,123 @@ void store(Key key, std::shared_ptr<Plan> plan) {
   std::unique_lock<std::shared_mutex> lock(table_lock);
   if (table.size() >= kLimit) table.clear();
   table[std::move(key)] = std::move(plan);
+}
+
+// --- families ---
+// (route, or -1 for a launcher's own calls; the launcher's function id) -> the families' masks
+// seen for it, in order: a call of a signature not seen tries each (a few a route).
+std::map<std::pair<int64_t, int64_t>, std::vector<std::shared_ptr<const Family>>> masks;
+
+// What the family key adds to the masked signature: each quantity's value class and each check.
+// `tensor_at(i)`: the call's i-th argument where it is a tensor, else nullptr. False where a
+// quantity has no value (no such tensor or dim): no family serves the call.
+template <class TensorAt>
+bool quantities(const Family& f, const TensorAt& tensor_at, std::vector<int64_t>& values, Key& key) {
+  values.clear();
+  for (const Quantity& q : f.quantities) {
+    const at::Tensor* t = tensor_at(q.arg);
+    if (t == nullptr || q.dim < 0 || q.dim >= t->dim()) return false;
+    int64_t v = q.kind == 0 ? t->size(q.dim) : t->stride(q.dim);
+    if (q.divisor > 1) {
+      if (v < 0) return false;
+      v = (v + q.divisor - 1) / q.divisor;
+    }
+    values.push_back(v);
+    // How Triton specializes an integer argument (== 1, a multiple of 16, 32 bits or 64), and 0
+    // (an empty length: another path of the launcher's)
+    bool narrow = v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+    key.push_back((v == 0) | (v == 1) << 1 | (v % 16 == 0) << 2 | narrow << 3 | (v < 0) << 4);
+  }
+  for (const auto& c : f.checks) key.push_back(values[c[0]] == values[c[1]]);
+  return true;
+}
+
+// The work's one allocation: each workspace at a 256-byte step (as aligned as its own
+// allocation was where the kernels were compiled: Triton specializes a pointer on 16-byte
+// divisibility).
+void lay_out_work(Plan& plan) {
+  plan.work_offset.clear();
+  plan.work_bytes = 0;
+  for (const Alloc& a : plan.work) {
+    int64_t bytes = static_cast<int64_t>(c10::elementSize(a.dtype));
+    for (int64_t s : a.sizes) bytes *= s;
+    plan.work_offset.push_back(plan.work_bytes);
+    plan.work_bytes += (bytes + kWorkAlign - 1) / kWorkAlign * kWorkAlign;
+  }
+}
+
+// The family's plan with the call's quantities in their places; nullptr where one does not fit
+// (a grid dim past the driver's range).
+std::shared_ptr<Plan> member(const Plan& f, const std::vector<int64_t>& q) {
+  auto p = std::make_shared<Plan>();
+  p->epoch = f.epoch;
+  p->grad = f.grad;
+  p->device = f.device;
+  p->current = f.current;
+  p->outs = f.outs;
+  p->work = f.work;
+  p->launches = f.launches;
+  p->rets = f.rets;
+  p->many = f.many;
+  const Family& fam = *f.family;
+  for (const auto& m : fam.params) p->launches[m[0]].params[m[1]].value = q[m[2]];
+  for (const auto& m : fam.grids) {
+    if (q[m[2]] < 0 || q[m[2]] > std::numeric_limits<int32_t>::max()) return nullptr;
+    p->launches[m[0]].grid[m[1]] = static_cast<unsigned>(q[m[2]]);
+  }
+  for (const auto& m : fam.allocs) (m[0] == 0 ? p->outs : p->work)[m[1]].sizes[m[2]] = q[m[3]] * m[4];
+  for (const auto& m : fam.rets) p->rets[m[0]].index = q[m[1]];
+  lay_out_work(*p);
+  return p;
+}
+
+// The plan of a call whose signature has none: its family's member, stored under `key` for
+// the calls that repeat it; nullptr where no family serves it.
+template <class KeyOf, class TensorAt>
+std::shared_ptr<Plan> from_family(std::pair<int64_t, int64_t> owner, const Key& key, const KeyOf& key_of,
+                                  const TensorAt& tensor_at) {
+  std::vector<std::shared_ptr<const Family>> tried;
+  {
+    std::shared_lock<std::shared_mutex> lock(table_lock);
+    auto it = masks.find(owner);
+    if (it == masks.end()) return nullptr;
+    tried = it->second;
+  }
+  std::vector<int64_t> values;
+  for (size_t i = 0; i < tried.size(); ++i) {
+    Key fkey{-2, static_cast<int64_t>(i)};
+    if (!key_of(&tried[i]->quantities, fkey) || !quantities(*tried[i], tensor_at, values, fkey)) continue;
+    std::shared_ptr<Plan> f = find(fkey);
+    if (!f || !f->family || f->epoch != epoch.load()) continue;
+    std::shared_ptr<Plan> p = member(*f, values);
+    if (p) store(key, p);
+    return p;
+  }
+  return nullptr;
+}
+
+// Record `plan` (a family's, the call's own member) under the family key of the call that made it.
+template <class KeyOf, class TensorAt>
+void store_family(std::pair<int64_t, int64_t> owner, const std::shared_ptr<Plan>& plan, const KeyOf& key_of,
+                  const TensorAt& tensor_at) {
+  int64_t index = -1;
+  {
+    std::unique_lock<std::shared_mutex> lock(table_lock);
+    auto& seen = masks[owner];
+    for (size_t i = 0; i < seen.size(); ++i) {
+      if (seen[i]->quantities == plan->family->quantities && seen[i]->checks == plan->family->checks) index = i;
+    }
+    if (index < 0) {
+      if (seen.size() >= 16) return;  // a bound: a launcher's families are its layouts
+      index = static_cast<int64_t>(seen.size());
+      seen.push_back(plan->family);
+    }
+  }
+  Key fkey{-2, index};
+  std::vector<int64_t> values;
+  if (key_of(&plan->family->quantities, fkey) && quantities(*plan->family, tensor_at, values, fkey)) {
+    store(std::move(fkey), plan);
+  }
 }
 
 // --- running a plan ---
@@ -285,7 +448,64 @@ std::vector<Alloc> allocs(py::handle seq) {
   return r;
 }
 
-// desc: ("launch", device, outs, workspaces, launches, current device) or ("python", replay).
+template <size_t N>
+std::vector<std::array<int64_t, N>> rows(py::handle seq) {
+  std::vector<std::array<int64_t, N>> r;
+  for (py::handle h : seq) {
+    auto t = h.cast<py::tuple>();
+    TORCH_CHECK(t.size() == N, "redgen fast route: a family's entry has ", t.size(), " fields, not ", N);
+    std::array<int64_t, N> a;
+    for (size_t i = 0; i < N; ++i) a[i] = t[i].cast<int64_t>();
+    r.push_back(a);
+  }
+  return r;
+}
+
+// (quantities, checks, params, grids, allocs, rets) of fast_route.py `_family`, checked against
+// the plan it moves.
+std::shared_ptr<const Family> family(py::handle desc, const Plan& plan) {
+  auto t = desc.cast<py::tuple>();
+  auto f = std::make_shared<Family>();
+  for (const auto& q : rows<4>(t[0])) {
+    TORCH_CHECK(q[0] >= 0 && (q[1] == 0 || q[1] == 1) && q[3] >= 1, "redgen fast route: a family's quantity is not one");
+    f->quantities.push_back({static_cast<int>(q[0]), static_cast<int>(q[1]), static_cast<int>(q[2]), q[3]});
+  }
+  const int64_t n = static_cast<int64_t>(f->quantities.size());
+  auto quantity = [&](int64_t i) {
+    TORCH_CHECK(i >= 0 && i < n, "redgen fast route: a family names quantity ", i, " of ", n);
+    return static_cast<int>(i);
+  };
+  for (const auto& c : rows<2>(t[1])) f->checks.push_back({quantity(c[0]), quantity(c[1])});
+  const int64_t launches = static_cast<int64_t>(plan.launches.size());
+  for (const auto& m : rows<3>(t[2])) {
+    TORCH_CHECK(m[0] >= 0 && m[0] < launches && m[1] >= 0 &&
+                    m[1] < static_cast<int64_t>(plan.launches[m[0]].params.size()) &&
+                    plan.launches[m[0]].params[m[1]].src == kConst,
+                "redgen fast route: a family moves a parameter that is not an integer");
+    f->params.push_back({static_cast<int>(m[0]), static_cast<int>(m[1]), quantity(m[2])});
+  }
+  for (const auto& m : rows<3>(t[3])) {
+    TORCH_CHECK(m[0] >= 0 && m[0] < launches && m[1] >= 0 && m[1] < 3, "redgen fast route: a family's grid dim");
+    f->grids.push_back({static_cast<int>(m[0]), static_cast<int>(m[1]), quantity(m[2])});
+  }
+  for (const auto& m : rows<5>(t[4])) {
+    const auto& seq = m[0] == 0 ? plan.outs : plan.work;
+    TORCH_CHECK((m[0] == 0 || m[0] == 1) && m[1] >= 0 && m[1] < static_cast<int64_t>(seq.size()) && m[2] >= 0 &&
+                    m[2] < static_cast<int64_t>(seq[m[1]].sizes.size()) && seq[m[1]].sizes.size() == 1,
+                "redgen fast route: a family resizes an allocation that is not a flat one");
+    quantity(m[3]);
+    f->allocs.push_back(m);
+  }
+  for (const auto& m : rows<2>(t[5])) {
+    TORCH_CHECK(m[0] >= 0 && m[0] < static_cast<int64_t>(plan.rets.size()) && plan.rets[m[0]].kind == kRetInt,
+                "redgen fast route: a family moves a return that is not an integer");
+    f->rets.push_back({static_cast<int>(m[0]), quantity(m[1])});
+  }
+  return f;
+}
+
+// desc: ("launch", device, outs, workspaces, launches, current device[, returns[, family]]) or
+// ("python", replay).
 std::shared_ptr<Plan> parse(py::handle desc) {
   auto t = desc.cast<py::tuple>();
   auto plan = std::make_shared<Plan>();
@@ -299,14 +519,7 @@ std::shared_ptr<Plan> parse(py::handle desc) {
   plan->current = t[5].cast<int>();
   plan->outs = allocs(t[2]);
   plan->work = allocs(t[3]);
-  for (const Alloc& a : plan->work) {
-    // 256-byte steps keep each workspace as aligned as its own allocation was where the kernels
-    // were compiled (Triton specializes a pointer on 16-byte divisibility).
-    int64_t bytes = static_cast<int64_t>(c10::elementSize(a.dtype));
-    for (int64_t s : a.sizes) bytes *= s;
-    plan->work_offset.push_back(plan->work_bytes);
-    plan->work_bytes += (bytes + kWorkAlign - 1) / kWorkAlign * kWorkAlign;
-  }
+  lay_out_work(*plan);
   for (py::handle h : t[4]) {
     auto l = h.cast<py::tuple>();
     Launch launch;
@@ -320,7 +533,7 @@ std::shared_ptr<Plan> parse(py::handle desc) {
     }
     plan->launches.push_back(std::move(launch));
   }
-  if (t.size() > 6) {  // the returns, where not the outputs in order
+  if (t.size() > 6 && !t[6].is_none()) {  // the returns, where not the outputs in order
     for (py::handle h : t[6]) {
       auto r = h.cast<py::tuple>();
       Ret ret;
@@ -339,6 +552,7 @@ std::shared_ptr<Plan> parse(py::handle desc) {
       plan->rets.push_back(std::move(ret));
     }
   }
+  if (t.size() > 7 && !t[7].is_none()) plan->family = family(t[7], *plan);
   return plan;
 }
 
@@ -392,11 +606,11 @@ void push_result(const c10::OperatorHandle& op, torch::jit::Stack* stack, py::ha
 
 // --- a generated launcher's own call (its `_replayed`, templates/cuda/replay.py.j2) ---
 // The Python arguments' signature, as the launcher's `_sig` reads them; false where one has none.
-bool py_signature(PyObject* a, Key& key) {
+bool py_signature(PyObject* a, Key& key, int arg = -1, const Mask* mask = nullptr) {
   if (THPVariable_Check(a)) {
     // Its Python class too, as the launcher's key: a subclass never takes a plain tensor's plan.
     key.push_back(reinterpret_cast<int64_t>(Py_TYPE(a)));
-    return tensor_signature(THPVariable_Unpack(a), key);
+    return tensor_signature(THPVariable_Unpack(a), key, arg, mask);
   }
   if (a == Py_None) {
     key.push_back(kNone);
@@ -439,7 +653,7 @@ bool py_signature(PyObject* a, Key& key) {
   return true;
 }
 
-bool direct_key(int64_t fn, const py::tuple& args, Key& key) {
+bool direct_key(int64_t fn, const py::tuple& args, Key& key, const Mask* mask = nullptr) {
   key.reserve(48);
   key.push_back(kDirect);
   key.push_back(fn);
@@ -447,8 +661,9 @@ bool direct_key(int64_t fn, const py::tuple& args, Key& key) {
   key.push_back(c10::impl::hasDeviceGuardImpl(c10::kCUDA) ? c10::impl::VirtualGuardImpl(c10::kCUDA).getDevice().index()
                                                             : -1);
   try {
+    int i = 0;
     for (py::handle a : args) {
-      if (!py_signature(a.ptr(), key)) return false;
+      if (!py_signature(a.ptr(), key, i++, mask)) return false;
     }
   } catch (const c10::Error&) {  // a tensor with no data (a fake tensor): the launcher's Python path
     return false;
@@ -458,10 +673,24 @@ bool direct_key(int64_t fn, const py::tuple& args, Key& key) {
 
 // The launcher's result from its plan for this signature, or None (no plan, a stale one, an
 // input needing grad with grad mode on, no current context): the launcher's Python path then.
+// A launcher's own call: its i-th argument where a tensor.
+struct PyTensorAt {
+  const py::tuple& args;
+  const at::Tensor* operator()(int i) const {
+    if (i < 0 || i >= static_cast<int>(args.size())) return nullptr;
+    PyObject* a = PyTuple_GET_ITEM(args.ptr(), i);
+    return THPVariable_Check(a) ? &THPVariable_Unpack(a) : nullptr;
+  }
+};
+
 py::object direct_replay(int64_t fn, const py::tuple& args) {
   Key key;
   if (!direct_key(fn, args, key)) return py::none();
   std::shared_ptr<Plan> plan = find(key);
+  if (!plan) {
+    auto key_of = [&](const Mask* mask, Key& k) { return direct_key(fn, args, k, mask); };
+    plan = from_family({-1, fn}, key, key_of, PyTensorAt{args});
+  }
   if (!plan || plan->epoch != epoch.load() || plan->replay != nullptr || (plan->grad && at::GradMode::is_enabled())) {
     return py::none();
   }
@@ -474,14 +703,44 @@ py::object direct_replay(int64_t fn, const py::tuple& args) {
   return got;
 }
 
+// What C++ would launch for a launcher's call (its plan, or its family's member for it, which
+// is then stored), without launching: (outputs' sizes and strides, workspaces' sizes and byte
+// offsets, each launch's grid and parameters, the returns) or None. The tests' view of a plan.
+py::object direct_planned(int64_t fn, const py::tuple& args) {
+  Key key;
+  if (!direct_key(fn, args, key)) return py::none();
+  std::shared_ptr<Plan> plan = find(key);
+  if (!plan) {
+    auto key_of = [&](const Mask* mask, Key& k) { return direct_key(fn, args, k, mask); };
+    plan = from_family({-1, fn}, key, key_of, PyTensorAt{args});
+  }
+  if (!plan || plan->replay != nullptr) return py::none();
+  py::list outs, work, launches, rets;
+  for (const Alloc& a : plan->outs) outs.append(py::make_tuple(py::tuple(py::cast(a.sizes)), py::tuple(py::cast(a.strides))));
+  for (size_t i = 0; i < plan->work.size(); ++i) {
+    work.append(py::make_tuple(py::tuple(py::cast(plan->work[i].sizes)), plan->work_offset[i]));
+  }
+  for (const Launch& l : plan->launches) {
+    py::list params;
+    for (const Param& p : l.params) params.append(py::make_tuple(p.size, p.src, p.value));
+    launches.append(py::make_tuple(py::make_tuple(l.grid[0], l.grid[1], l.grid[2]), py::tuple(params)));
+  }
+  for (const Ret& r : plan->rets) rets.append(py::make_tuple(r.kind, r.index));
+  return py::make_tuple(py::tuple(outs), py::tuple(work), py::tuple(launches), py::tuple(rets));
+}
+
 void direct_store(int64_t fn, const py::tuple& args, py::handle desc, bool grad, bool many) {
   Key key;
   if (!direct_key(fn, args, key)) return;
-  auto plan = parse(desc);
+  std::shared_ptr<Plan> plan = parse(desc);
   if (plan->replay != nullptr || plan->outs.empty()) return;
   plan->grad = grad;
   plan->many = many;
-  store(std::move(key), std::move(plan));
+  store(std::move(key), plan);
+  if (plan->family) {
+    auto key_of = [&](const Mask* mask, Key& k) { return direct_key(fn, args, k, mask); };
+    store_family({-1, fn}, plan, key_of, PyTensorAt{args});
+  }
 }
 
 // --- the kernel ---
@@ -503,16 +762,14 @@ class RouteKernel final : public c10::OperatorKernel {
     bool keyed = false;
     if (!in_fallback) {
       key.reserve(48);
-      key.push_back(route_);
-      key.push_back(cuda_ ? c10::impl::VirtualGuardImpl(c10::kCUDA).getDevice().index() : -1);
       std::vector<c10::IValue> args(stack->end() - n, stack->end());
-      try {
-        keyed = signature(args, 0, key);
-      } catch (const c10::Error&) {  // a tensor with no data: the Python route
-        keyed = false;
-      }
+      keyed = key_of(args, nullptr, key);
       if (keyed) {
         std::shared_ptr<Plan> plan = find(key);
+        if (!plan) {
+          auto key_with = [&](const Mask* mask, Key& k) { return key_of(args, mask, k); };
+          plan = from_family({route_, 0}, key, key_with, IValueTensorAt{args});
+        }
         if (plan && plan->epoch == epoch.load() && run(*plan, op, args, stack, n)) {
           hits[route_].fetch_add(1, std::memory_order_relaxed);
           return;
@@ -523,6 +780,27 @@ class RouteKernel final : public c10::OperatorKernel {
   }
 
  private:
+  // The call's i-th argument where a tensor.
+  struct IValueTensorAt {
+    const std::vector<c10::IValue>& args;
+    const at::Tensor* operator()(int i) const {
+      if (i < 0 || i >= static_cast<int>(args.size()) || !args[i].isTensor()) return nullptr;
+      return &args[i].toTensor();
+    }
+  };
+
+  // The call's key (`mask`: a family's, its quantities left out), appended to `key`; false where
+  // an argument has no signature (the Python route then).
+  bool key_of(const std::vector<c10::IValue>& args, const Mask* mask, Key& key) const {
+    key.push_back(route_);
+    key.push_back(cuda_ ? c10::impl::VirtualGuardImpl(c10::kCUDA).getDevice().index() : -1);
+    try {
+      return signature(args, 0, key, mask);
+    } catch (const c10::Error&) {  // a tensor with no data: the Python route
+      return false;
+    }
+  }
+
   bool run(const Plan& plan, const c10::OperatorHandle& op, const std::vector<c10::IValue>& args,
            torch::jit::Stack* stack, size_t n) {
     if (plan.replay != nullptr) {
@@ -562,15 +840,22 @@ class RouteKernel final : public c10::OperatorKernel {
   // The Python route, as torch calls a Python kernel; it returns (result, a plan or None).
   void miss(const c10::OperatorHandle& op, torch::jit::Stack* stack, size_t n, const Key* key) {
     auto arguments = torch::jit::pop(*stack, n);
+    std::vector<c10::IValue> kept;
+    if (key != nullptr) kept = arguments;  // (a family's key reads them after the call)
     py::gil_scoped_acquire gil;
     PyObject* got = PyObject_Call(miss_, to_python(op, std::move(arguments)).ptr(), nullptr);
     if (got == nullptr) throw python_error();
     auto res = py::reinterpret_steal<py::tuple>(got);
     push_result(op, stack, res[0]);
     if (key != nullptr && !res[1].is_none()) {
-      auto plan = parse(res[1]);
+      std::shared_ptr<Plan> plan = parse(res[1]);
       size_t returns = plan->rets.empty() ? plan->outs.size() : plan->rets.size();
-      if (plan->replay != nullptr || returns == op.schema().returns().size()) store(*key, std::move(plan));
+      if (plan->replay == nullptr && returns != op.schema().returns().size()) return;
+      store(*key, plan);
+      if (plan->family) {
+        auto key_with = [&](const Mask* mask, Key& k) { return key_of(kept, mask, k); };
+        store_family({route_, 0}, plan, key_with, IValueTensorAt{kept});
+      }
     }
   }
 
@@ -606,13 +891,18 @@ class Router {
 void clear() {
   std::unique_lock<std::shared_mutex> lock(table_lock);
   table.clear();
+  masks.clear();
 }
 
 std::pair<size_t, size_t> size() {
   std::shared_lock<std::shared_mutex> lock(table_lock);
   size_t python = 0;
-  for (const auto& kv : table) python += kv.second->replay != nullptr;
-  return {table.size() - python, python};
+  size_t families = 0;
+  for (const auto& kv : table) {
+    python += kv.second->replay != nullptr;
+    families += kv.first[0] == -2;  // a family's key: the plan is also its recording call's
+  }
+  return {table.size() - python - families, python};
 }
 
 }  // namespace
@@ -622,6 +912,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   py::class_<Router>(m, "Router").def(py::init<const std::string&>()).def("add", &Router::add);
   m.def("replay", &direct_replay, "A generated launcher's call served from its plan, or None.");
   m.def("store", &direct_store, "Record a generated launcher's plan for this call's signature.");
+  m.def("planned", &direct_planned, "What a launcher's call would launch from C++, or None (tests).");
   m.def("bump", [] { epoch.fetch_add(1); }, "Every recorded plan is stale (a generated module's knob was set).");
   m.def("clear", &clear, "Forget every recorded plan.");
   m.def("size", &size, "(plans launched from C++, plans replayed by Python) recorded now.");
