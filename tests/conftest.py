@@ -66,3 +66,16 @@ def adapter_calls(monkeypatch):
 
     monkeypatch.setattr(mode, "_schema_args", counting)
     return n
+
+
+@pytest.fixture
+def attention_mod():
+    """The generated cuda attention module (run by the interpreter here), its dense calls'
+    geometries forgotten."""
+    import importlib
+
+    from redgen.runtime.loader import load
+
+    m = importlib.import_module(load("attention", "cuda").__module__)
+    m._GEOMETRY.clear()
+    return m

@@ -14,6 +14,9 @@ from types import SimpleNamespace
 
 import torch
 
+# A generated attention module's SPLIT_BELOW for each path: always split, never split.
+ATTENTION_PATHS = {"split": 1 << 62, "fused": 0}
+
 
 class Param:
     def __init__(self, name, default=None):

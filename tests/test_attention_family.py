@@ -12,25 +12,21 @@ none; and what the mode's routes return moves with it only where the route names
 
 from __future__ import annotations
 
-import importlib
 from types import SimpleNamespace
 
 import pytest
 import torch
 
 from redgen.runtime import fast_route
-from redgen.runtime.loader import load
+from tests.stand_ins import ATTENTION_PATHS as PATHS
 from tests.stand_ins import Kernel, gpu_like
 
 needs_ext = pytest.mark.skipif(fast_route.load() is None, reason=f"no C++ route here: {fast_route.status()}")
-PATHS = {"split": 1 << 62, "fused": 0}
 
 
 @pytest.fixture
-def mod(monkeypatch):
-    m = importlib.import_module(load("attention", "cuda").__module__)
-    m._GEOMETRY.clear()
-    return m
+def mod(attention_mod):
+    return attention_mod
 
 
 def _step(lk, heads_first, lv=None, seed=0):

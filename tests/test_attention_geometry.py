@@ -17,16 +17,13 @@ import pytest
 import torch
 
 from redgen.runtime.loader import load
+from tests.stand_ins import ATTENTION_PATHS as PATHS
 from tests.stand_ins import FastReplay, Kernel, gpu_like
-
-PATHS = {"split": 1 << 62, "fused": 0}
 
 
 @pytest.fixture
-def mod(monkeypatch):
-    m = importlib.import_module(load("attention", "cuda").__module__)
-    m._GEOMETRY.clear()
-    return m
+def mod(attention_mod):
+    return attention_mod
 
 
 def _x(*shape, seed=0, dtype=torch.float32):

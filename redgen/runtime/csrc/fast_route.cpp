@@ -683,17 +683,22 @@ struct PyTensorAt {
   }
 };
 
-py::object direct_replay(int64_t fn, const py::tuple& args) {
+// A launcher's plan for this call: its signature's, or its family's member for it (then stored
+// under the signature); nullptr where none, or a stale one.
+std::shared_ptr<Plan> direct_plan(int64_t fn, const py::tuple& args) {
   Key key;
-  if (!direct_key(fn, args, key)) return py::none();
+  if (!direct_key(fn, args, key)) return nullptr;
   std::shared_ptr<Plan> plan = find(key);
   if (!plan) {
     auto key_of = [&](const Mask* mask, Key& k) { return direct_key(fn, args, k, mask); };
     plan = from_family({-1, fn}, key, key_of, PyTensorAt{args});
   }
-  if (!plan || plan->epoch != epoch.load() || plan->replay != nullptr || (plan->grad && at::GradMode::is_enabled())) {
-    return py::none();
-  }
+  return plan && plan->epoch == epoch.load() && plan->replay == nullptr ? plan : nullptr;
+}
+
+py::object direct_replay(int64_t fn, const py::tuple& args) {
+  std::shared_ptr<Plan> plan = direct_plan(fn, args);
+  if (!plan || (plan->grad && at::GradMode::is_enabled())) return py::none();
   std::vector<at::Tensor> outs;
   auto arg = [&](int64_t i) -> const at::Tensor& { return THPVariable_Unpack(PyTuple_GET_ITEM(args.ptr(), i)); };
   if (!launch(*plan, arg, outs)) return py::none();
@@ -703,18 +708,11 @@ py::object direct_replay(int64_t fn, const py::tuple& args) {
   return got;
 }
 
-// What C++ would launch for a launcher's call (its plan, or its family's member for it, which
-// is then stored), without launching: (outputs' sizes and strides, workspaces' sizes and byte
+// What C++ would launch for a launcher's call (direct_plan), without launching: (outputs' sizes and strides, workspaces' sizes and byte
 // offsets, each launch's grid and parameters, the returns) or None. The tests' view of a plan.
 py::object direct_planned(int64_t fn, const py::tuple& args) {
-  Key key;
-  if (!direct_key(fn, args, key)) return py::none();
-  std::shared_ptr<Plan> plan = find(key);
-  if (!plan) {
-    auto key_of = [&](const Mask* mask, Key& k) { return direct_key(fn, args, k, mask); };
-    plan = from_family({-1, fn}, key, key_of, PyTensorAt{args});
-  }
-  if (!plan || plan->replay != nullptr) return py::none();
+  std::shared_ptr<Plan> plan = direct_plan(fn, args);
+  if (!plan) return py::none();
   py::list outs, work, launches, rets;
   for (const Alloc& a : plan->outs) outs.append(py::make_tuple(py::tuple(py::cast(a.sizes)), py::tuple(py::cast(a.strides))));
   for (size_t i = 0; i < plan->work.size(); ++i) {
