@@ -29,10 +29,10 @@
 #include <dlfcn.h>
 
 #include <array>
-#include <limits>
-#include <map>
 #include <atomic>
 #include <cstring>
+#include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -105,8 +105,8 @@ struct Alloc {
 // Triton specializes an integer: 0, 1, a multiple of 16, its width) and each check (two
 // quantities equal) put in. A call of a signature not seen whose family is known gets the
 // family's plan with its own quantities in their places, stored under its own signature: a
-// decode step's key length, new each step, costs no Python (H100 run 249: about 100 us of
-// Python a step before).
+// decode step's key length, new each step, costs no Python (H100 runs 246-247: about 100 us
+// of Python in a step's first layer before).
 struct Quantity {
   int arg;
   int kind;  // 0: a size, 1: a stride
@@ -448,6 +448,7 @@ std::vector<Alloc> allocs(py::handle seq) {
   return r;
 }
 
+// A family description's entries: tuples of N integers each.
 template <size_t N>
 std::vector<std::array<int64_t, N>> rows(py::handle seq) {
   std::vector<std::array<int64_t, N>> r;
