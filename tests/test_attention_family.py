@@ -136,3 +136,42 @@ def test_the_family_names_the_call_integers_and_a_route_names_its_returns(mod, m
     assert moved is not None and moved[5] == ((4, 4),)  # the key's length; the query's is in the key
     assert fast_route._family(plan, places, family, rets, ()) is None  # an integer return not named
     assert fast_route._family(plan, (0, -1, 2, -1, -1, -1, -1), family) is None  # k a tensor the adapter made
+    # what the mode's C++ route is handed for a recorded signature (describe): the launches, the
+    # returns, then the family
+    quiet = SimpleNamespace(_hooks=lambda: (None, None))
+    rr = SimpleNamespace(key=lambda a, kw: "sig", plans={"sig": (quiet, _cuda(plan), places, None, rets, family)},
+                         mods=(), lengths=((3, 0, 2), (4, 1, 2)))
+    desc = fast_route.describe(rr, (q, k, v), {})
+    assert desc[:6] == fast_route._described(_cuda(plan), places) and desc[6] == rets and desc[7] == moved
+    rr.plans["sig"] = (quiet, _cuda(plan), places, None, rets, None)  # no family: the plan of its signature alone
+    assert fast_route.describe(rr, (q, k, v), {}) == (*desc[:6], rets)
+
+
+@needs_ext
+def test_cpp_moves_a_returned_key_length(mod, monkeypatch):
+    """A route's returned key length (flash's and cudnn's max_k, `Route.lengths`) is the call's own in
+    the plan C++ makes from the family; the query's length, in the key, stays."""
+    ext = fast_route.load()
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
+    for name in ("_attn_fwd", "_attn_combine"):
+        monkeypatch.setattr(mod, name, Kernel(getattr(mod, name), c_launcher=True, ptx=True))
+    probe = []
+    monkeypatch.setattr(mod, "_PROBE", probe)
+    q, k, v = _step(300, True)
+    mod.attention(q, k, v, causal=True, return_lse=True, heads_first=True)
+    (plan, args, _, _, family), = probe
+    rets = ((0, 0), (3, 1), (3, 300))  # an output, the query's length, the key's
+    moved = fast_route._family(plan, None, family, rets, ((1, 0, 2), (2, 1, 2)))
+    assert moved[5] == ((2, 4),)
+
+    def run():
+        return None
+
+    try:
+        ext.store(id(run), args, (*fast_route._described(_cuda(plan), None), rets, moved), False, True)
+        for lk in (301, 517):
+            q, k, v = _step(lk, True)
+            made = ext.planned(id(run), (q, k, v, True, None, True, True))
+            assert made is not None and made[3] == ((0, 0), (3, 1), (3, lk))
+    finally:
+        fast_route.forget()
