@@ -95,7 +95,7 @@ def test_cpp_makes_a_new_key_lengths_plan_as_the_launcher_would(mod, monkeypatch
         # 301-511: another chunk count (2, 2, 3; split: the partials and the grid move), the same
         # specialization of every moving integer (none 1 or a multiple of 16, all 32-bit)
         for lk in (301, 517, 779):
-            args, python = call(lk, )
+            args, python = call(lk)
             made = ext.planned(run, args)  # C++'s, from the family of the plan of 300
             assert made is not None
             python()  # the launcher's own plan for this call, handed over

@@ -24,7 +24,8 @@ A generated launcher's own repeated calls take the same C++ replay (`bind`, whic
 applies on a CUDA machine): its public function asks the module's `_FAST` before any of its own
 Python, and its `_replayed` hands over the plan of each signature it records or replays. Dense
 attention, bound by its geometry rather than recorded, hands over the plan of each call's whole
-signature (templates/cuda/attention.py.j2 `_hand_over`).
+signature (templates/cuda/attention.py.j2 `_hand_over`) with its family (`_family`: what the key
+length moves), from which C++ makes the plans of the key lengths a decode meets next.
 
 Built on first use with torch.utils.cpp_extension (a C++ compiler and ninja; about 30 s, then
 cached). REDGEN_FAST_ROUTE=0 turns it off; where it cannot be built, `status()` says why and
@@ -317,7 +318,7 @@ def _family(plan: tuple, places: tuple | None, family: tuple, rets: tuple | None
     for r, ret in enumerate(rets or ()):
         if ret[0] != 3:
             continue
-        named = [(a, d) for ret, a, d in lengths if ret == r]
+        named = [(a, d) for at_ret, a, d in lengths if at_ret == r]
         if not named:
             return None
         q = next((i for i, x in enumerate(qs) if x == (named[0][0], 0, named[0][1], 1)), None)
