@@ -2,6 +2,7 @@
 
     python scripts/kernel_sass.py generated/cuda/nansum.py --shape 64,128,1024 --dim 1 --dtype bf16
     python scripts/kernel_sass.py generated/cuda/vector_norm.py --shape 64,128,1024 --dim 1 --kwarg ord=3
+    python scripts/kernel_sass.py generated/cuda/softmax_held.py --shape 4096,32000 --knob ROW_ACROSS_LANES=2
 
 The module's launcher runs on CPU tensors of those shapes (one --shape an input) with its launches
 recorded and not run (every Triton launch of the process, so a call handed to another generated module,
@@ -58,6 +59,9 @@ def _parse(argv):
     p.add_argument("--dim", help="the reduced dim(s), e.g. 1 or 1,2")
     p.add_argument("--dtype", default="bf16", help=f"the inputs' dtype: {', '.join(DTYPES)} (default bf16)")
     p.add_argument("--kwarg", action="append", default=[], help="a keyword of the call, e.g. ord=3")
+    p.add_argument("--knob", action="append", default=[],
+                   help="a module knob set before the call, e.g. ROW_ACROSS_LANES=2 (an integer; set on the module "
+                        "short rows are handed to too, where it has the knob)")
     p.add_argument("--arch", type=int, default=90, help="the compute capability, 90 for sm_90 (default)")
     p.add_argument("--sass", type=Path, help="a directory to write each kernel's SASS into")
     return p.parse_args(argv)
@@ -83,6 +87,25 @@ def _load(path: Path):
     if not hasattr(mod, path.stem):
         raise Refused(f"{path} has no function {path.stem!r}")
     return mod
+
+
+def set_knobs(mod, knobs: list[str]) -> None:
+    """Each NAME=VALUE of --knob set on `mod` and on the module it hands short rows to, where that has it:
+    the launcher's schedule then reads it as it would on the GPU (a knob a sweep varies)."""
+    mods = (mod, *((mod._short_module(),) if hasattr(mod, "_short_module") else ()))
+    for text in knobs:
+        name, sep, value = text.partition("=")
+        if not sep:
+            raise Refused(f"--knob must be NAME=VALUE, got {text!r}")
+        try:
+            number = int(value, 0)
+        except ValueError:
+            raise Refused(f"--knob {name}: an integer, got {value!r}") from None
+        owners = [m for m in mods if isinstance(getattr(m, name, None), int) and name.isupper()]
+        if not owners:
+            raise Refused(f"--knob {name}: not a knob of {mod.__name__.removeprefix('_sass_')}")
+        for m in owners:
+            setattr(m, name, number)
 
 
 def record(mod, op: str, tensors, dim, kwargs) -> list:
@@ -193,6 +216,7 @@ def main(argv=None) -> int:
         gen = torch.Generator().manual_seed(0)
         tensors = [torch.randn(s, generator=gen).to(dtype) for s in shapes]
         mod = _load(a.module)
+        set_knobs(mod, a.knob)
         launches = record(mod, a.module.stem, tensors, dim, kwargs)
     except Refused as e:
         print(f"kernel_sass: {e}", file=sys.stderr)

@@ -88,6 +88,9 @@ def test_packed_instructions_are_counted():
     (["generated/cuda/sum.py", "--shape", "2,3", "--dtype", "f64"], "--dtype must be one of"),
     (["generated/cuda/vector_norm.py", "--shape", "2,3", "--kwarg", "ord"], "--kwarg must be name=value"),
     (["generated/cuda/vector_norm.py", "--shape", "2,3", "--kwarg", "ord=x"], "--kwarg ord: a number, got 'x'"),
+    (["generated/cuda/softmax.py", "--shape", "2,3", "--knob", "UNROLL"], "--knob must be NAME=VALUE, got 'UNROLL'"),
+    (["generated/cuda/softmax.py", "--shape", "2,3", "--knob", "UNROLL=x"], "--knob UNROLL: an integer, got 'x'"),
+    (["generated/cuda/softmax.py", "--shape", "2,3", "--knob", "ROW_X=2"], "--knob ROW_X: not a knob of softmax"),
 ])
 def test_bad_arguments_are_named(argv, message):
     done = _run(argv)
@@ -132,6 +135,17 @@ def test_packed_rows_load_four_words_a_load(tmp_path):
     assert "'num_warps': 4," in done.stdout
     sass = (out / "0__k_rows_across.sass").read_text()
     assert sass.count("LDG.E.128 ") == 16 and "LDG.E " not in sass and "LDG.E.64 " not in sass
+
+
+def test_a_knob_set_on_the_module_short_rows_go_to(tmp_path):
+    """--knob sets a launcher knob where the call's schedule reads it, also on the module softmax hands
+    its rows of 32000 to: ROW_ACROSS_LANES 2 gives softmax_held's across form two lanes of a tile a thread,
+    32 warps where 4 gave it 16 (bf16 4096 x 32000: eight chunks of 256 lanes a tile)."""
+    argv = [str(ROOT / "generated/cuda/softmax.py"), "--shape", "4096,32000", "--dim", "1", "--dtype", "bf16"]
+    for knob, warps in ((None, 16), ("ROW_ACROSS_LANES=2", 32)):
+        done = _run(argv + (["--knob", knob] if knob else []))
+        assert done.returncode == 0, done.stderr
+        assert "_k_rows_across grid (4096,)" in done.stdout and f"'num_warps': {warps}," in done.stdout, knob
 
 
 @pytest.mark.parametrize(("dtype", "widen"), [("bf16", "shl.b32"), ("f16", "cvt.f32.f16")])
