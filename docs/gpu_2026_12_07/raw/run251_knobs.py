@@ -25,6 +25,8 @@ SHORT = {  # rows of 4096-8192 on short grids: the row kernel in 4 warps, or acr
     "few2": {"ROW_FEW_WARPS": 2, "ROW_WARP_LANES": 256},
     "across2": {"ROW_ACROSS_LANES": 2},
     "across1": {"ROW_ACROSS_LANES": 1},
+    "wl64": {"ROW_WARP_LANES": 64},  # the row kernel on long grids: a warp a 64 lanes (2 -> 4 warps at 4096)
+    "wl32": {"ROW_WARP_LANES": 32},
 }
 POINTS = [
     ("softmax_held", "bf16", 256, 32000, LONG), ("softmax_held", "bf16", 4096, 32000, LONG),
