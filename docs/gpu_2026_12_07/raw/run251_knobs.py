@@ -38,6 +38,12 @@ POINTS = [
     ("softmax_held", "bf16", 32, 4096, SHORT), ("softmax_held", "bf16", 256, 8192, SHORT),
     ("rms_norm", "f32", 32, 4096, SHORT), ("layer_norm", "bf16", 16384, 4096, SHORT),
 ]
+if sys.argv[1:] == ["quick"]:  # what one call beside run 250 leaves time for
+    LONG = {k: LONG[k] for k in ("lanes2", "lanes8", "nopf", "lanes2_nopf")}
+    SHORT = {k: SHORT[k] for k in ("few8", "across2", "across1", "wl64")}
+    POINTS = [("softmax_held", "bf16", 4096, 32000, LONG), ("softmax_held", "bf16", 16384, 32000, LONG),
+              ("log_softmax_held", "bf16", 16384, 32000, LONG), ("add_rms_norm", "bf16", 256, 8192, SHORT),
+              ("layer_norm", "bf16", 1, 4096, SHORT), ("layer_norm", "bf16", 16384, 4096, SHORT)]
 DT = {"f32": torch.float32, "bf16": torch.bfloat16}
 _n = [0]
 
