@@ -61,6 +61,7 @@ from redgen.plan import (
     FREE_COLS_SMALL,
     FREE_COLS_SMALL_BLOCK,
     ROW_PREFETCH_AHEAD,
+    ROW_PREFETCH_MAX,
     ROW_TILE_WARP_LANES,
     ROWS_NARROW_ITEMSIZE,
     ROWS_NARROW_MIN,
@@ -442,6 +443,7 @@ class ModuleCtx:
     row_rows: int = 0  # plan.row_rows (and the row kernel's held loads widened through _rg_f32_held)
     row_prefetch: int = 0  # plan.row_prefetch (the row kernels' L2 prefetch: PF, PF_LINES, _rg_prefetch)
     row_prefetch_ahead: int = 0
+    row_prefetch_max: int = 0  # plan.ROW_PREFETCH_MAX where the module prefetches
     row_half_rows: int = 0  # plan.row_half_rows
     row_inputs: tuple[str, ...] = ()
     # The inputs the row kernel's output sweep loads (a weight, a bias: read by the outputs,
@@ -975,6 +977,7 @@ def context(plan: Plan, certificate) -> ModuleCtx:
         ndim=len(op.inputs[0].axes), nest=nest,
         row_tiles=plan.row_tiles, row_min=plan.row_min, row_rows=plan.row_rows, row_half_rows=plan.row_half_rows,
         row_prefetch=plan.row_prefetch, row_prefetch_ahead=ROW_PREFETCH_AHEAD if plan.row_prefetch else 0,
+        row_prefetch_max=ROW_PREFETCH_MAX if plan.row_prefetch else 0,
         unroll=plan.unroll, unroll_orders=bool(plan.order_groups),
         walks=any(st.walked for st in stages),
         cols_unroll=plan.cols_unroll,

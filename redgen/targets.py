@@ -183,7 +183,7 @@ _CUDA_KNOBS = (
              "ROW_LONG", "ROW_LONG_WARPS", "ROW_RAW_ITEMSIZE")),
     ("row_min", ("ROW_MIN",)),  # the shortest row it holds (a one-read spec's)
     ("row_rows", ("ROW_ROWS", "ROW_HALF_ROWS")),  # and the grids it holds them on (index pairs)
-    ("row_prefetch", ("ROW_PREFETCH_MIN", "ROW_PREFETCH_AHEAD")),  # and the rows it prefetches into L2
+    ("row_prefetch", ("ROW_PREFETCH_MIN", "ROW_PREFETCH_MAX", "ROW_PREFETCH_AHEAD")),  # and the rows it prefetches into L2
     ("row_stack", ("ROW_STACK", "ROW_STACK_LONG")),  # the chunks' trees stacked
     ("row_across", ("ROW_ACROSS_MIN", "ROW_ACROSS_EVEN_MIN", "ROW_ACROSS_PAD", "ROW_ACROSS_LANES",
                     "ROW_ACROSS_PROGRAMS", "ROW_ACROSS_WORDS", "ROW_ACROSS_PACK_WORDS", "ROW_ACROSS_FEW_WARPS",

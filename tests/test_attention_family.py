@@ -111,6 +111,42 @@ def test_cpp_makes_a_new_key_lengths_plan_as_the_launcher_would(mod, monkeypatch
         fast_route.forget()
 
 
+@needs_ext
+def test_a_knob_set_lets_a_later_family_serve_a_signature_seen_before(mod, monkeypatch):
+    """A knob set (SPLIT_BELOW: the split path, then the fused one) makes every plan stale, the plans
+    of signatures seen before too: those then take the family stored since, not Python (run 252: the
+    fused path's key lengths, each seen on the split path before, were handed over from Python)."""
+    ext = fast_route.load()
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
+    for name in ("_attn_fwd", "_attn_combine"):
+        monkeypatch.setattr(mod, name, Kernel(getattr(mod, name), c_launcher=True, ptx=True))
+    cpp = _Cpp(ext)
+    monkeypatch.setattr(mod, "_FAST", cpp)
+    run = id(mod._dense)
+    try:
+        def call(lk):
+            q, k, v = _step(lk, True)
+            return (q, k, v, True, None, False, True), lambda: mod.attention(q, k, v, causal=True, heads_first=True)
+
+        _, first = call(300)
+        first()
+        seen, python = call(517)
+        python()  # 517's own plan (split), under its signature
+        split = ext.planned(run, seen)
+        assert split is not None and len(split[2]) == 2  # two launches
+        ext.bump()  # as the module's watch does on the knob's setting
+        monkeypatch.setattr(mod, "SPLIT_BELOW", PATHS["fused"])
+        assert ext.planned(run, seen) is None  # stale, and no family stored since
+        _, first = call(301)
+        first()  # the fused path's first plan, with its family
+        made = ext.planned(run, seen)
+        assert made is not None and len(made[2]) == 1  # the fused family's member: one launch
+        call(517)[1]()
+        assert made == _as_cpp(cpp.plans[-1])  # the launcher's own plan for 517 now
+    finally:
+        fast_route.forget()
+
+
 def test_the_family_names_the_call_integers_and_a_route_names_its_returns(mod, monkeypatch):
     """The family's moving arguments are where `_dense` puts the key length, the K/V strides and the
     chunk count; a route's integer returns move only where `lengths` names them."""

@@ -164,17 +164,21 @@ def test_held_index_pairs_combine_in_float32(tmp_path, dtype, widen):
     assert "HSETP2" not in sass and "HMNMX2" not in sass
 
 
-@pytest.mark.parametrize(("dtype", "fetch"), [("bf16", True), ("f32", False)])
-def test_long_16_bit_held_rows_prefetch_the_next_wave(tmp_path, dtype, fetch):
-    """softmax_held 4096 x 32000, one row a program in the across form: in bf16 each program asks L2
-    for the row of the program a wave of 132 SMs on (the script's GPU_SMS), 500 lines of 128 bytes in
-    512 lanes, one prefetch.global.L2 a thread (a CCTL in SASS); f32 rows (which lost with it, run
-    212) compile without it."""
+@pytest.mark.parametrize(("dtype", "n", "kernel", "fetch"), [
+    ("bf16", 24576, "_k_rows_row", True),
+    ("f32", 24576, "_k_rows_across", False),  # f32 rows lost with it (run 212)
+    ("bf16", 32000, "_k_rows_across", False),  # past ROW_PREFETCH_MAX: rows of 32000 lost with it (runs 252-254)
+])
+def test_long_16_bit_held_rows_prefetch_the_next_wave(tmp_path, dtype, n, kernel, fetch):
+    """softmax_held 4096 x N, one row a program (the row kernel at 24576 in bf16, the across form
+    elsewhere): in bf16 at 24576 each program asks L2 for the row of the program a wave of 132 SMs on
+    (the script's GPU_SMS), 384 lines of 128 bytes in 512 lanes, one prefetch.global.L2 a thread (a CCTL
+    in SASS); the others compile without it."""
     out = tmp_path / "sass"
-    done = _run([str(ROOT / "generated/cuda/softmax_held.py"), "--shape", "4096,32000", "--dim", "1", "--dtype",
+    done = _run([str(ROOT / "generated/cuda/softmax_held.py"), "--shape", f"4096,{n}", "--dim", "1", "--dtype",
                  dtype, "--sass", str(out)])
     assert done.returncode == 0, done.stderr
-    assert "_k_rows_across grid (4096,)" in done.stdout
+    assert f"{kernel} grid (4096,)" in done.stdout
     assert ("'PF': 132, 'PF_LINES': 512" if fetch else "'PF': 0, 'PF_LINES': 0") in done.stdout
-    ptx, sass = (out / "0__k_rows_across.ptx").read_text(), (out / "0__k_rows_across.sass").read_text()
+    ptx, sass = (out / f"0_{kernel}.ptx").read_text(), (out / f"0_{kernel}.sass").read_text()
     assert ("prefetch.global.L2" in ptx) == fetch and ("CCTL" in sass) == fetch

@@ -1,6 +1,6 @@
 """The row kernels' L2 prefetch (redgen/plan.py ROW_PREFETCH_MIN): which specs have it, when a launcher
-turns it on (16-bit rows held as loaded, longer than ROW_PREFETCH_MIN, on grids of more programs than
-ROW_PREFETCH_AHEAD waves of SMs), that the interpreter's bits do not move with it, and (see
+turns it on (16-bit rows held as loaded, longer than ROW_PREFETCH_MIN and at most ROW_PREFETCH_MAX, on
+grids of more programs than ROW_PREFETCH_AHEAD waves of SMs), that the interpreter's bits do not move with it, and (see
 tests/test_kernel_sass.py) that the GPU's compile issues it."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ def test_specs_that_write_long_held_rows_prefetch(op):
     assert p.row_prefetch == plan.ROW_PREFETCH_MIN
     mod = importlib.import_module(f"generated.cuda.{op}")
     assert mod.ROW_PREFETCH_MIN == plan.ROW_PREFETCH_MIN and mod.ROW_PREFETCH_AHEAD == plan.ROW_PREFETCH_AHEAD
+    assert mod.ROW_PREFETCH_MAX == plan.ROW_PREFETCH_MAX
     assert "def _rg_prefetch(" in open(mod.__file__).read()
 
 
@@ -56,8 +57,10 @@ def _inputs(op, m, n, dtype):
 @pytest.mark.parametrize("op", ["softmax_held", "layer_norm", "rms_norm"])
 @pytest.mark.parametrize(("dtype", "m", "n", "sms", "want"), [
     (torch.bfloat16, 9, 20000, 4, (4, 512)),  # 40000 bytes a row: 313 lines, 512 lanes
-    (torch.float16, 9, 32000, 4, (4, 512)),  # 64000 bytes: 500 lines
-    (torch.bfloat16, 9, 32768, 2, (2, 512)),  # 65536 bytes: 512 lines
+    (torch.float16, 9, 24576, 4, (4, 512)),  # 49152 bytes: 384 lines
+    (torch.bfloat16, 9, 24576, 2, (2, 512)),  # ROW_PREFETCH_MAX, on two SMs
+    (torch.bfloat16, 9, 24577, 4, (0, 0)),  # past ROW_PREFETCH_MAX (rows of 32000 lost with it, runs 252-254)
+    (torch.float16, 9, 32000, 4, (0, 0)),
     (torch.float32, 9, 20000, 4, (0, 0)),  # f32 rows lost with it (run 212)
     (torch.bfloat16, 9, 16384, 4, (0, 0)),  # not past ROW_PREFETCH_MIN
     (torch.bfloat16, 4, 20000, 4, (0, 0)),  # one wave: no program after it

@@ -326,7 +326,8 @@ def prove(plan: Plan) -> Certificate:
                "loaded (RAW, 16-bit inputs of long rows; PACK: two a 32-bit word, split back in place by "
                "tl.join, a reshape and a bitcast to the input's dtype) is widened to the same float32 values "
                "at each use"
-               + ("; on the GPU, where such rows are longer than ROW_PREFETCH_MIN elements and the grid longer "
+               + ("; on the GPU, where such rows are longer than ROW_PREFETCH_MIN elements (and not longer "
+                  "than ROW_PREFETCH_MAX) and the grid longer "
                   "than ROW_PREFETCH_AHEAD waves of programs, each program first asks L2 for the rows of the "
                   "program that many waves on (prefetch.global.L2: a cache hint, nothing read back)"
                   if plan.row_prefetch else "")

@@ -1,6 +1,8 @@
 """Run 251: launch knobs (none shapes an order) of the row kernels at the points run 249 left behind
 Liger-Kernel, on an H100: each variant's output bit for bit against the shipped module's, GPU time from
-CUDA graphs (median), Liger's beside. Variants are copies of the generated module with knobs set."""
+CUDA graphs (median), Liger's beside. Variants are copies of the generated module with knobs set.
+Ran as `quick` (run 252, beside run 250's decode), `wider` (run 253) and `last` (run 254): subsets of the
+points and variants; with no argument, all of them (not run: the device's time)."""
 import importlib.util
 import sys
 import time
@@ -44,6 +46,19 @@ if sys.argv[1:] == ["quick"]:  # what one call beside run 250 leaves time for
     POINTS = [("softmax_held", "bf16", 4096, 32000, LONG), ("softmax_held", "bf16", 16384, 32000, LONG),
               ("log_softmax_held", "bf16", 16384, 32000, LONG), ("add_rms_norm", "bf16", 256, 8192, SHORT),
               ("layer_norm", "bf16", 1, 4096, SHORT), ("layer_norm", "bf16", 16384, 4096, SHORT)]
+if sys.argv[1:] == ["wider"]:  # run 253: the two winners of run 252 at more points
+    PF, AC = {"nopf": LONG["nopf"]}, {"across2": SHORT["across2"]}
+    POINTS = [*((op, "bf16", m, n, PF) for op in ("softmax_held", "layer_norm", "rms_norm")
+                for m, n in ((1024, 32000), (4096, 20000), (4096, 24576), (16384, 20000), (4096, 32000))),
+              ("log_softmax_held", "bf16", 4096, 20000, PF),
+              *((op, dt, m, n, AC) for op in ("add_rms_norm", "rms_norm", "layer_norm", "softmax_held")
+                for dt, m, n in (("bf16", 32, 8192), ("bf16", 256, 8192), ("f32", 32, 8192), ("f32", 256, 8192),
+                                 ("bf16", 32, 16384), ("bf16", 256, 16384), ("f32", 32, 16384), ("bf16", 4096, 8192)))]
+if sys.argv[1:] == ["last"]:  # run 254: what run 253 left out, in the device's last minutes
+    PF, AC = {"nopf": LONG["nopf"]}, {"across2": SHORT["across2"]}
+    POINTS = [("layer_norm", "bf16", 4096, 32000, PF), ("add_rms_norm", "bf16", 32, 8192, AC),
+              ("add_rms_norm", "f32", 32, 8192, AC), ("add_rms_norm", "bf16", 256, 16384, AC),
+              ("rms_norm", "bf16", 4096, 32000, PF), ("softmax_held", "bf16", 4096, 24576, PF)]
 DT = {"f32": torch.float32, "bf16": torch.bfloat16}
 _n = [0]
 

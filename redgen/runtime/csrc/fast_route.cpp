@@ -333,7 +333,7 @@ std::shared_ptr<Plan> member(const Plan& f, const std::vector<int64_t>& q) {
   return p;
 }
 
-// The plan of a call whose signature has none: its family's member, stored under `key` for
+// The plan of a call whose signature has none (or a stale one): its family's member, stored under `key` for
 // the calls that repeat it; nullptr where no family serves it.
 template <class KeyOf, class TensorAt>
 std::shared_ptr<Plan> from_family(std::pair<int64_t, int64_t> owner, const Key& key, const KeyOf& key_of,
@@ -690,7 +690,8 @@ std::shared_ptr<Plan> direct_plan(int64_t fn, const py::tuple& args) {
   Key key;
   if (!direct_key(fn, args, key)) return nullptr;
   std::shared_ptr<Plan> plan = find(key);
-  if (!plan) {
+  // a stale plan (a knob set since) no more than none: a family stored since may serve the call
+  if (!plan || plan->epoch != epoch.load()) {
     auto key_of = [&](const Mask* mask, Key& k) { return direct_key(fn, args, k, mask); };
     plan = from_family({-1, fn}, key, key_of, PyTensorAt{args});
   }
@@ -765,7 +766,7 @@ class RouteKernel final : public c10::OperatorKernel {
       keyed = key_of(args, nullptr, key);
       if (keyed) {
         std::shared_ptr<Plan> plan = find(key);
-        if (!plan) {
+        if (!plan || plan->epoch != epoch.load()) {  // (a stale one: as in direct_plan)
           auto key_with = [&](const Mask* mask, Key& k) { return key_of(args, mask, k); };
           plan = from_family({route_, 0}, key, key_with, IValueTensorAt{args});
         }
