@@ -60,6 +60,18 @@ class _Cpp:
         self.ext.store(id(run), args, (*desc, None, moved), bool(plan[0]), bool(plan[6]))
 
 
+def _bound(mod, monkeypatch, path):
+    """The module as on a GPU (stand-in kernels with their PTX entries), on `path` (split or fused),
+    handing its plans to C++ through _Cpp: (the extension, the _Cpp, the run id C++ files them under)."""
+    ext = fast_route.load()
+    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS[path])
+    for name in ("_attn_fwd", "_attn_combine"):
+        monkeypatch.setattr(mod, name, Kernel(getattr(mod, name), c_launcher=True, ptx=True))
+    cpp = _Cpp(ext)
+    monkeypatch.setattr(mod, "_FAST", cpp)
+    return ext, cpp, id(mod._dense)
+
+
 def _as_cpp(desc):
     """A description (fast_route._described) as csrc/fast_route.cpp `planned` reports the plan."""
     _, _, outs, work, launches, _ = desc
@@ -75,13 +87,7 @@ def _as_cpp(desc):
 @pytest.mark.parametrize("path,return_lse,heads_first",
                          [("split", False, False), ("split", True, True), ("fused", False, True), ("fused", True, False)])
 def test_cpp_makes_a_new_key_lengths_plan_as_the_launcher_would(mod, monkeypatch, path, return_lse, heads_first):
-    ext = fast_route.load()
-    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS[path])
-    for name in ("_attn_fwd", "_attn_combine"):
-        monkeypatch.setattr(mod, name, Kernel(getattr(mod, name), c_launcher=True, ptx=True))
-    cpp = _Cpp(ext)
-    monkeypatch.setattr(mod, "_FAST", cpp)
-    run = id(mod._dense)
+    ext, cpp, run = _bound(mod, monkeypatch, path)
     try:
         def call(lk, **kw):
             q, k, v = _step(lk, heads_first, **kw)
@@ -116,13 +122,7 @@ def test_a_knob_set_lets_a_later_family_serve_a_signature_seen_before(mod, monke
     """A knob set (SPLIT_BELOW: the split path, then the fused one) makes every plan stale, the plans
     of signatures seen before too: those then take the family stored since, not Python (run 252: the
     fused path's key lengths, each seen on the split path before, were handed over from Python)."""
-    ext = fast_route.load()
-    gpu_like(mod, monkeypatch, _check=lambda name, t, device_type: None, SPLIT_BELOW=PATHS["split"])
-    for name in ("_attn_fwd", "_attn_combine"):
-        monkeypatch.setattr(mod, name, Kernel(getattr(mod, name), c_launcher=True, ptx=True))
-    cpp = _Cpp(ext)
-    monkeypatch.setattr(mod, "_FAST", cpp)
-    run = id(mod._dense)
+    ext, cpp, run = _bound(mod, monkeypatch, "split")
     try:
         def call(lk):
             q, k, v = _step(lk, True)
