@@ -2,7 +2,8 @@
 Liger-Kernel, on an H100: each variant's output bit for bit against the shipped module's, GPU time from
 CUDA graphs (median), Liger's beside. Variants are copies of the generated module with knobs set.
 Ran as `quick` (run 252, beside run 250's decode), `wider` (run 253) and `last` (run 254): subsets of the
-points and variants; with no argument, all of them (not run: the device's time)."""
+points and variants; with no argument, all of them (not run: the device's time). `bound` (run 255, prepared,
+not run): the shipped modules against the prefetch turned back on past ROW_PREFETCH_MAX, on an H100 or H200."""
 import importlib.util
 import sys
 import time
@@ -59,6 +60,12 @@ if sys.argv[1:] == ["last"]:  # run 254: what run 253 left out, in the device's 
     POINTS = [("layer_norm", "bf16", 4096, 32000, PF), ("add_rms_norm", "bf16", 32, 8192, AC),
               ("add_rms_norm", "f32", 32, 8192, AC), ("add_rms_norm", "bf16", 256, 16384, AC),
               ("rms_norm", "bf16", 4096, 32000, PF), ("softmax_held", "bf16", 4096, 24576, PF)]
+if sys.argv[1:] == ["bound"]:  # run 255 (prepared): the prefetch past ROW_PREFETCH_MAX where runs 252-254 timed none
+    ON = {"prefetch": {"ROW_PREFETCH_MAX": BIG}}
+    POINTS = [("softmax_held", "bf16", 256, 32000, ON), ("softmax_held", "bf16", 4096, 28000, ON),
+              ("softmax_held", "bf16", 16384, 32000, ON), ("log_softmax_held", "bf16", 4096, 28000, ON),
+              ("fp8_quant", "bf16", 4096, 32000, ON), ("rms_norm_rstd", "bf16", 4096, 32000, ON),
+              ("rms_norm", "bf16", 16384, 32000, ON), ("layer_norm", "bf16", 16384, 32000, ON)]
 DT = {"f32": torch.float32, "bf16": torch.bfloat16}
 _n = [0]
 
@@ -93,14 +100,16 @@ def args(op, dt, m, n):
     w = (1 + 0.1 * torch.randn(n, device="cuda", generator=g)).to(DT[dt])
     b = (0.1 * torch.randn(n, device="cuda", generator=g)).to(DT[dt])
     return {"softmax_held": (x, -1), "log_softmax_held": (x, -1), "rms_norm": (x, w), "layer_norm": (x, w, b),
+            "fp8_quant": (x, -1), "rms_norm_rstd": (x, w),
             "add_rms_norm": (x, torch.randn_like(x), w)}[op]
 
 
 def same(a, b):
     a = a if isinstance(a, tuple) else (a,)
     b = b if isinstance(b, tuple) else (b,)
-    return all(torch.equal(p.view(torch.int16 if p.element_size() == 2 else torch.int32),
-                           q.view(torch.int16 if q.element_size() == 2 else torch.int32)) for p, q in zip(a, b, strict=True))
+    bits = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}  # fp8_quant's bytes too
+    return all(torch.equal(p.view(bits[p.element_size()]), q.view(bits[q.element_size()]))
+               for p, q in zip(a, b, strict=True))
 
 
 print("device", torch.cuda.get_device_name(), flush=True)
