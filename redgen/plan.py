@@ -126,15 +126,19 @@ ROW_STACK_MAX = 8
 # where rms_norm's gained (4096 x 20000 105.8 -> 95.0, 16384 x 32000 536.9 -> 523.4).
 ROW_PREFETCH_MIN = 16384
 ROW_PREFETCH_AHEAD = 1
-# ...and of at most ROW_PREFETCH_MAX elements. On an H100 (runs 252-254, docs/gpu_2026_12_07/README.md;
-# bits equal with and without it at every point) rows of 32000 lost with it: softmax_held bf16 16384 x
-# 32000 720.7 us without it against 793.0 (96% of the copy bandwidth against 88%; Liger-Kernel 729.8),
-# 4096 x 32000 185.7 against 198.3, 1024 x 32000 51.3 against 54.8, log_softmax_held 16384 x 32000 725.7
-# against 790.9, layer_norm 4096 x 32000 187.1 against 199.7, rms_norm 176.7 against 200.6; rows of
-# 20000 and 24576 gained (softmax_held 4096 x 20000 119.2 against 123.1, 4096 x 24576 155.1 against
-# 160.3). Run 212 on an H200 (an older tree) had rows of 32000 gain (16384 x 32000 641.6 -> 573.0):
-# not timed there again. Between 24576 and 32000 not timed.
-ROW_PREFETCH_MAX = 24576
+# ...and of at most ROW_PREFETCH_MAX elements: seven chunks of 4096. On an H100 (runs 252-255, bits
+# equal with and without it at every point) rows of eight chunks lost with it: softmax_held bf16
+# 16384 x 32000 719.0 us without it against 791.9 (96% of the copy bandwidth measured in run 255
+# against 88%; Liger-Kernel 727.9), 4096 x 32000 185.7 against 198.3, 1024 x 32000 51.3 against 54.8,
+# 256 x 32000 11.9 against 12.2, log_softmax_held 16384 x 32000 725.7 against 790.9, layer_norm 16384 x
+# 32000 738.7 against 774.7, rms_norm 689.6 against 801.4, rms_norm_rstd 4096 x 32000 176.3 against
+# 200.9. Rows of at most seven gained: softmax_held 4096 x 28000 163.4 against 173.7 and
+# log_softmax_held 165.6 against 177.3 (run 255), 4096 x 24576 155.1 against 160.3, 4096 x 20000
+# 119.2 against 123.1 (runs 253-254). fp8_quant, which writes a byte an element, gained at eight
+# chunks too (4096 x 32000 172.6 against 184.2): its specs tune the bound up. Run 212 on an H200 (an
+# older tree) had rows of 32000 gain (16384 x 32000 641.6 -> 573.0): not timed there again. Not timed
+# at seven chunks: rms_norm, layer_norm and rms_norm_rstd (docs/gpu_2026_12_08/README.md).
+ROW_PREFETCH_MAX = 28672
 # cuda: tiles a chunk walk loads at once (more loads in flight per program). On an H100 over 36
 # points (sum, amax, argmax, logsumexp, softmax at rows x N up to 4096 x 32000 and 1 x 151936),
 # geomean torch / redgen: 1 tile 1.27, 2: 1.33, 4: 1.37, 8: 1.41 (benchmarks/unroll_sweep.py,

@@ -23,3 +23,8 @@ tile   N = 256
 split  N fixed_size 4096
 warps  4
 cores  40
+# The L2 prefetch of the next wave's rows up to rows of eight chunks (redgen/plan.py, ROW_PREFETCH_MAX,
+# seven): writing a byte an element, this op gained there on an H100 where the others lost (run 255 in
+# docs/gpu_2026_12_08/README.md, bits equal: fp8_quant bf16 4096 x 32000 184.2 -> 172.6 us; the e5m2
+# variant runs the same kernel but its rounding, not timed).
+tune cuda ROW_PREFETCH_MAX = 32768

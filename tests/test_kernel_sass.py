@@ -167,13 +167,14 @@ def test_held_index_pairs_combine_in_float32(tmp_path, dtype, widen):
 @pytest.mark.parametrize(("dtype", "n", "kernel", "fetch"), [
     ("bf16", 24576, "_k_rows_row", True),
     ("f32", 24576, "_k_rows_across", False),  # f32 rows lost with it (run 212)
-    ("bf16", 32000, "_k_rows_across", False),  # past ROW_PREFETCH_MAX: rows of 32000 lost with it (runs 252-254)
+    ("bf16", 28000, "_k_rows_across", True),  # seven chunks across: ROW_PREFETCH_MAX 28672 (run 255)
+    ("bf16", 32000, "_k_rows_across", False),  # past ROW_PREFETCH_MAX: rows of 32000 lost with it (runs 252-255)
 ])
 def test_long_16_bit_held_rows_prefetch_the_next_wave(tmp_path, dtype, n, kernel, fetch):
     """softmax_held 4096 x N, one row a program (the row kernel at 24576 in bf16, the across form
-    elsewhere): in bf16 at 24576 each program asks L2 for the row of the program a wave of 132 SMs on
-    (the script's GPU_SMS), 384 lines of 128 bytes in 512 lanes, one prefetch.global.L2 a thread (a CCTL
-    in SASS); the others compile without it."""
+    elsewhere): in bf16 at 24576 and 28000 each program asks L2 for the row of the program a wave of 132
+    SMs on (the script's GPU_SMS), 384 and 438 lines of 128 bytes in 512 lanes, one prefetch.global.L2 a
+    thread (a CCTL in SASS); the others compile without it."""
     out = tmp_path / "sass"
     done = _run([str(ROOT / "generated/cuda/softmax_held.py"), "--shape", f"4096,{n}", "--dim", "1", "--dtype",
                  dtype, "--sass", str(out)])

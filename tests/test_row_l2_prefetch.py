@@ -13,6 +13,9 @@ import torch
 from redgen import plan
 from redgen.pipeline import plan_spec
 
+# The specs that tune the bound up: fp8 writes a byte an element and gained at rows of 32000 (run 255).
+TUNED_MAX = {"fp8_quant": 32768, "fp8_quant_e5m2": 32768}
+
 
 @pytest.mark.parametrize("op", ["softmax_held", "log_softmax_held", "layer_norm", "rms_norm", "rms_norm_rstd",
                                 "fp8_quant", "fp8_quant_e5m2"])
@@ -21,7 +24,7 @@ def test_specs_that_write_long_held_rows_prefetch(op):
     assert p.row_prefetch == plan.ROW_PREFETCH_MIN
     mod = importlib.import_module(f"generated.cuda.{op}")
     assert mod.ROW_PREFETCH_MIN == plan.ROW_PREFETCH_MIN and mod.ROW_PREFETCH_AHEAD == plan.ROW_PREFETCH_AHEAD
-    assert mod.ROW_PREFETCH_MAX == plan.ROW_PREFETCH_MAX
+    assert mod.ROW_PREFETCH_MAX == TUNED_MAX.get(op, plan.ROW_PREFETCH_MAX)
     assert "def _rg_prefetch(" in open(mod.__file__).read()
 
 
@@ -51,15 +54,16 @@ def _row_launch(mod, fn, args, monkeypatch):
 def _inputs(op, m, n, dtype):
     x = torch.randn(m, n).to(dtype)
     w = torch.randn(n).to(dtype)
-    return {"softmax_held": (x, -1), "layer_norm": (x, w, w), "rms_norm": (x, w)}[op]
+    return {"softmax_held": (x, -1), "layer_norm": (x, w, w), "rms_norm": (x, w), "fp8_quant": (x, -1)}[op]
 
 
 @pytest.mark.parametrize("op", ["softmax_held", "layer_norm", "rms_norm"])
 @pytest.mark.parametrize(("dtype", "m", "n", "sms", "want"), [
     (torch.bfloat16, 9, 20000, 4, (4, 512)),  # 40000 bytes a row: 313 lines, 512 lanes
     (torch.float16, 9, 24576, 4, (4, 512)),  # 49152 bytes: 384 lines
-    (torch.bfloat16, 9, 24576, 2, (2, 512)),  # ROW_PREFETCH_MAX, on two SMs
-    (torch.bfloat16, 9, 24577, 4, (0, 0)),  # past ROW_PREFETCH_MAX (rows of 32000 lost with it, runs 252-254)
+    (torch.bfloat16, 9, 28000, 4, (4, 512)),  # seven chunks (softmax_held and log_softmax_held gained, run 255)
+    (torch.bfloat16, 9, 28672, 2, (2, 512)),  # ROW_PREFETCH_MAX, on two SMs
+    (torch.bfloat16, 9, 28673, 4, (0, 0)),  # past ROW_PREFETCH_MAX: eight chunks (rows of 32000 lost with it, runs 252-255)
     (torch.float16, 9, 32000, 4, (0, 0)),
     (torch.float32, 9, 20000, 4, (0, 0)),  # f32 rows lost with it (run 212)
     (torch.bfloat16, 9, 16384, 4, (0, 0)),  # not past ROW_PREFETCH_MIN
@@ -70,6 +74,16 @@ def test_the_launcher_prefetches_long_16_bit_rows_past_a_wave(op, dtype, m, n, s
     mod = importlib.import_module(f"generated.cuda.{op}")
     monkeypatch.setattr(mod, "_CPU_SMS", sms)
     consts = _row_launch(mod, getattr(mod, op), _inputs(op, m, n, dtype), monkeypatch)
+    assert (consts["PF"], consts["PF_LINES"]) == want
+
+
+@pytest.mark.parametrize(("n", "want"), [(32000, (4, 512)), (32768, (4, 512))])
+def test_a_spec_that_tunes_the_bound_up_prefetches_past_it(n, want, monkeypatch):
+    """fp8_quant tunes ROW_PREFETCH_MAX to 32768 (specs/fp8_quant.red): rows of eight chunks prefetched (the
+    row kernels hold at most eight)."""
+    mod = importlib.import_module("generated.cuda.fp8_quant")
+    monkeypatch.setattr(mod, "_CPU_SMS", 4)
+    consts = _row_launch(mod, mod.fp8_quant, _inputs("fp8_quant", 9, n, torch.bfloat16), monkeypatch)
     assert (consts["PF"], consts["PF_LINES"]) == want
 
 

@@ -2,8 +2,9 @@
 Liger-Kernel, on an H100: each variant's output bit for bit against the shipped module's, GPU time from
 CUDA graphs (median), Liger's beside. Variants are copies of the generated module with knobs set.
 Ran as `quick` (run 252, beside run 250's decode), `wider` (run 253) and `last` (run 254): subsets of the
-points and variants; with no argument, all of them (not run: the device's time). `bound` (run 255, prepared,
-not run): the shipped modules against the prefetch turned back on past ROW_PREFETCH_MAX, on an H100 or H200."""
+points and variants; with no argument, all of them (not run: the device's time). `bound` (run 255, on an H100,
+docs/gpu_2026_12_08/README.md): the modules of dec5005 against the prefetch turned back on past ROW_PREFETCH_MAX
+(then 24576). `bound2` (prepared, not run: the device's time): seven chunks for the ops run 255 left untimed."""
 import importlib.util
 import sys
 import time
@@ -60,12 +61,19 @@ if sys.argv[1:] == ["last"]:  # run 254: what run 253 left out, in the device's 
     POINTS = [("layer_norm", "bf16", 4096, 32000, PF), ("add_rms_norm", "bf16", 32, 8192, AC),
               ("add_rms_norm", "f32", 32, 8192, AC), ("add_rms_norm", "bf16", 256, 16384, AC),
               ("rms_norm", "bf16", 4096, 32000, PF), ("softmax_held", "bf16", 4096, 24576, PF)]
-if sys.argv[1:] == ["bound"]:  # run 255 (prepared): the prefetch past ROW_PREFETCH_MAX where runs 252-254 timed none
+if sys.argv[1:] == ["bound"]:  # run 255: the prefetch past ROW_PREFETCH_MAX (24576) where runs 252-254 timed none
     ON = {"prefetch": {"ROW_PREFETCH_MAX": BIG}}
     POINTS = [("softmax_held", "bf16", 256, 32000, ON), ("softmax_held", "bf16", 4096, 28000, ON),
               ("softmax_held", "bf16", 16384, 32000, ON), ("log_softmax_held", "bf16", 4096, 28000, ON),
               ("fp8_quant", "bf16", 4096, 32000, ON), ("rms_norm_rstd", "bf16", 4096, 32000, ON),
               ("rms_norm", "bf16", 16384, 32000, ON), ("layer_norm", "bf16", 16384, 32000, ON)]
+if sys.argv[1:] == ["bound2"]:  # prepared, not run: seven chunks (28000) where run 255 timed only softmax's; fp8 at 32000
+    ON = {"prefetch": {"ROW_PREFETCH_MAX": BIG}}
+    POINTS = [("rms_norm", "bf16", 4096, 28000, ON), ("layer_norm", "bf16", 4096, 28000, ON),
+              ("rms_norm_rstd", "bf16", 4096, 28000, ON), ("softmax_held", "bf16", 16384, 28000, ON),
+              ("rms_norm", "bf16", 16384, 28000, ON), ("layer_norm", "bf16", 16384, 28000, ON),
+              ("fp8_quant", "bf16", 16384, 32000, ON), ("fp8_quant_e5m2", "bf16", 4096, 32000, ON),
+              ("fp8_quant", "bf16", 4096, 28000, ON), ("softmax_held", "bf16", 4096, 30000, ON)]
 DT = {"f32": torch.float32, "bf16": torch.bfloat16}
 _n = [0]
 
@@ -100,7 +108,7 @@ def args(op, dt, m, n):
     w = (1 + 0.1 * torch.randn(n, device="cuda", generator=g)).to(DT[dt])
     b = (0.1 * torch.randn(n, device="cuda", generator=g)).to(DT[dt])
     return {"softmax_held": (x, -1), "log_softmax_held": (x, -1), "rms_norm": (x, w), "layer_norm": (x, w, b),
-            "fp8_quant": (x, -1), "rms_norm_rstd": (x, w),
+            "fp8_quant": (x, -1), "fp8_quant_e5m2": (x, -1), "rms_norm_rstd": (x, w),
             "add_rms_norm": (x, torch.randn_like(x), w)}[op]
 
 
