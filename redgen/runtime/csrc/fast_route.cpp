@@ -175,6 +175,9 @@ std::atomic<int64_t> epoch{0};  // bumped when a generated module's knob is set:
 std::array<std::atomic<int64_t>, kRoutes> hits{};
 thread_local bool in_fallback = false;  // inside torch's own kernel for a fallback (mode.py)
 
+// A plan recorded since the last knob was set; a stale one (or none) serves no call.
+bool current(const std::shared_ptr<Plan>& p) { return p && p->epoch == epoch.load(); }
+
 // Tags keep an int from colliding with a double's bits, a list's length with an element.
 enum Tag : int64_t { kNone = 1, kBool, kInt, kDouble, kTensor, kIntList, kString, kDevice, kDtype, kTuple, kDirect };
 
@@ -350,7 +353,7 @@ std::shared_ptr<Plan> from_family(std::pair<int64_t, int64_t> owner, const Key& 
     Key fkey{-2, static_cast<int64_t>(i)};
     if (!key_of(&tried[i]->quantities, fkey) || !quantities(*tried[i], tensor_at, values, fkey)) continue;
     std::shared_ptr<Plan> f = find(fkey);
-    if (!f || !f->family || f->epoch != epoch.load()) continue;
+    if (!current(f) || !f->family) continue;
     std::shared_ptr<Plan> p = member(*f, values);
     if (p) store(key, p);
     return p;
@@ -691,11 +694,11 @@ std::shared_ptr<Plan> direct_plan(int64_t fn, const py::tuple& args) {
   if (!direct_key(fn, args, key)) return nullptr;
   std::shared_ptr<Plan> plan = find(key);
   // a stale plan (a knob set since) no more than none: a family stored since may serve the call
-  if (!plan || plan->epoch != epoch.load()) {
+  if (!current(plan)) {
     auto key_of = [&](const Mask* mask, Key& k) { return direct_key(fn, args, k, mask); };
     plan = from_family({-1, fn}, key, key_of, PyTensorAt{args});
   }
-  return plan && plan->epoch == epoch.load() && plan->replay == nullptr ? plan : nullptr;
+  return current(plan) && plan->replay == nullptr ? plan : nullptr;
 }
 
 py::object direct_replay(int64_t fn, const py::tuple& args) {
@@ -766,11 +769,11 @@ class RouteKernel final : public c10::OperatorKernel {
       keyed = key_of(args, nullptr, key);
       if (keyed) {
         std::shared_ptr<Plan> plan = find(key);
-        if (!plan || plan->epoch != epoch.load()) {  // (a stale one: as in direct_plan)
+        if (!current(plan)) {  // (a stale one: as in direct_plan)
           auto key_with = [&](const Mask* mask, Key& k) { return key_of(args, mask, k); };
           plan = from_family({route_, 0}, key, key_with, IValueTensorAt{args});
         }
-        if (plan && plan->epoch == epoch.load() && run(*plan, op, args, stack, n)) {
+        if (current(plan) && run(*plan, op, args, stack, n)) {
           hits[route_].fetch_add(1, std::memory_order_relaxed);
           return;
         }
